@@ -1,0 +1,130 @@
+/**
+ * One embedded cluster: registry, store, controllers and an HTTP server on its own loopback
+ * port with its own bearer token. A cluster can be stopped (its port refuses connections, its
+ * objects stay) and started again on the same port, for outage tests.
+ */
+import { createServer, type Server } from 'node:https';
+import type { Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { stringify } from 'yaml';
+import { builtinResources } from './builtins/index.js';
+import { startControllers } from './controllers.js';
+import { OpenApiCache } from './openapi.js';
+import { Operations } from './operations.js';
+import { Registry, resourceKey } from './registry.js';
+import { requestHandler } from './server.js';
+import { Store } from './store.js';
+import type { KubeObject } from './types.js';
+import type { Pki } from './pki.js';
+
+export interface ClusterOptions {
+  name: string;
+  /** 0 (the default) picks a free port on first start; restarts reuse it. */
+  port?: number;
+  host?: string;
+  token?: string;
+  /** CRDs to create at start (objects of kind CustomResourceDefinition). */
+  crds?: KubeObject[];
+  /** Events kept for watch resumption; older resourceVersions get 410 Expired. */
+  historySize?: number;
+  /** Serving certificate and CA (kubectl sends tokens only over TLS). */
+  pki: Pki;
+}
+
+const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
+
+export class Cluster {
+  readonly name: string;
+  readonly token: string;
+  readonly host: string;
+  readonly registry: Registry;
+  readonly store: Store;
+  readonly ops: Operations;
+  private port: number;
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly stopControllers: () => void;
+  private readonly pki: Pki;
+
+  constructor(opts: ClusterOptions) {
+    this.name = opts.name;
+    this.host = opts.host ?? '127.0.0.1';
+    this.port = opts.port ?? 0;
+    this.token = opts.token ?? randomBytes(24).toString('hex');
+    this.pki = opts.pki;
+    this.registry = new Registry(builtinResources());
+    this.store = new Store({ historySize: opts.historySize });
+    this.ops = new Operations(this.store);
+    const byResource = (resource: string): ReturnType<Registry['all']>[number] | undefined => this.registry.all().find((d) => resourceKey(d) === resource);
+    this.stopControllers = startControllers({ store: this.store, registry: this.registry, ops: this.ops, defOf: byResource });
+    this.bootstrap(opts.crds ?? []);
+  }
+
+  private bootstrap(crds: KubeObject[]): void {
+    const write = { fieldValidation: 'Strict' as const, dryRun: false };
+    const nsDef = this.registry.lookup('', 'v1', 'namespaces')!;
+    for (const name of DEFAULT_NAMESPACES) this.ops.create({ def: nsDef }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, write);
+    const crdDef = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+    for (const crd of crds) this.ops.create({ def: crdDef }, crd, write);
+  }
+
+  get url(): string {
+    return `https://${this.host}:${this.port}`;
+  }
+
+  get running(): boolean {
+    return this.server !== undefined;
+  }
+
+  async start(): Promise<void> {
+    if (this.server) return;
+    const server = createServer({ keepAliveTimeout: 65_000, cert: this.pki.cert, key: this.pki.key }, requestHandler({
+      token: this.token,
+      registry: this.registry,
+      store: this.store,
+      ops: this.ops,
+      openapi: new OpenApiCache(this.registry),
+      serverAddress: () => `${this.host}:${this.port}`,
+    }));
+    server.on('secureConnection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, this.host, () => resolve());
+    });
+    const address = server.address();
+    if (address && typeof address === 'object') this.port = address.port;
+    this.server = server;
+  }
+
+  /** Closes the port and every open connection (watches end); objects are kept. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+    await closed;
+  }
+
+  /** Stops the server for good, controllers included. */
+  async shutdown(): Promise<void> {
+    await this.stop();
+    this.stopControllers();
+  }
+
+  kubeconfigYaml(): string {
+    return stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: this.name, cluster: { server: this.url, 'certificate-authority-data': Buffer.from(this.pki.caCert).toString('base64') } }],
+      users: [{ name: `${this.name}-admin`, user: { token: this.token } }],
+      contexts: [{ name: this.name, context: { cluster: this.name, user: `${this.name}-admin`, namespace: 'default' } }],
+      'current-context': this.name,
+      preferences: {},
+    });
+  }
+}

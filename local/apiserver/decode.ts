@@ -1,0 +1,113 @@
+/**
+ * Turns a request body into an object of the requested kind, the way the API server's decoder
+ * and validation do: kind and apiVersion checks, unknown fields (Strict → 400, Warn → warning,
+ * Ignore), pruning, defaulting, type and required-field checks.
+ */
+import { badRequest, invalid, type FieldError, StatusError } from './errors.js';
+import { prune } from './prune.js';
+import { apiVersionOf } from './registry.js';
+import type { KubeObject, ResourceDef } from './types.js';
+import { validateAgainstSchema } from './validation.js';
+
+export const FIELD_VALIDATION_MODES = ['Strict', 'Warn', 'Ignore'] as const;
+export type FieldValidation = (typeof FIELD_VALIDATION_MODES)[number];
+
+export function isFieldValidation(v: unknown): v is FieldValidation {
+  return typeof v === 'string' && (FIELD_VALIDATION_MODES as readonly string[]).includes(v);
+}
+
+export interface Decoded {
+  object: KubeObject;
+  warnings: string[];
+}
+
+export function parseJson(text: string, def?: ResourceDef): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    const what = def ? ` (must be of type ${def.kind})` : '';
+    throw badRequest(`the object provided is unrecognized${what}: couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  }
+}
+
+function checkKind(def: ResourceDef, body: Record<string, unknown>): void {
+  const expected = apiVersionOf(def);
+  if (body.kind === undefined || body.kind === '') {
+    if (!def.builtin) throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body).slice(0, 200)}'`);
+    body.kind = def.kind;
+  }
+  if (body.apiVersion === undefined || body.apiVersion === '') {
+    if (!def.builtin) throw badRequest(`Object 'apiVersion' is missing in '${JSON.stringify(body).slice(0, 200)}'`);
+    body.apiVersion = expected;
+  }
+  if (body.apiVersion !== expected) {
+    throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`);
+  }
+  if (body.kind !== def.kind) {
+    throw badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${def.kind})`);
+  }
+}
+
+const GO_TYPES: Record<string, string> = { integer: 'int64', number: 'float64', string: 'string', boolean: 'bool', object: 'map[string]interface {}', array: '[]interface {}' };
+
+function decodeError(def: ResourceDef, e: FieldError): StatusError {
+  const expected = /must be of type (\w+)/.exec(e.detail ?? '')?.[1] ?? 'unknown';
+  return badRequest(
+    `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${String(e.value)} into Go struct field .${e.field} of type ${GO_TYPES[expected] ?? expected}`,
+  );
+}
+
+function checkMetadataTypes(meta: unknown): FieldError[] {
+  if (meta === undefined) return [];
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
+    return [{ type: 'FieldValueTypeInvalid', field: 'metadata', value: typeof meta, detail: 'metadata in body must be of type object' }];
+  }
+  const m = meta as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  for (const f of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid'] as const) {
+    if (m[f] !== undefined && typeof m[f] !== 'string') errors.push({ type: 'FieldValueTypeInvalid', field: `metadata.${f}`, value: typeof m[f], detail: `metadata.${f} in body must be of type string: "${typeof m[f]}"` });
+  }
+  for (const f of ['labels', 'annotations'] as const) {
+    const map = m[f];
+    if (map === undefined) continue;
+    const ok = typeof map === 'object' && map !== null && !Array.isArray(map) && Object.values(map).every((v) => typeof v === 'string');
+    if (!ok) errors.push({ type: 'FieldValueTypeInvalid', field: `metadata.${f}`, value: 'object', detail: `metadata.${f} in body must be of type string map: "object"` });
+  }
+  if (m.finalizers !== undefined && !(Array.isArray(m.finalizers) && m.finalizers.every((f) => typeof f === 'string'))) {
+    errors.push({ type: 'FieldValueTypeInvalid', field: 'metadata.finalizers', value: 'array', detail: 'metadata.finalizers in body must be of type string list: "array"' });
+  }
+  return errors;
+}
+
+export interface DecodeOptions {
+  fieldValidation: FieldValidation;
+  /** The object's name for messages (from the URL when the body has none). */
+  name?: string;
+}
+
+/** Decodes and validates a whole object of kind `def`. The input is not mutated. */
+export function decodeObject(def: ResourceDef, body: unknown, opts: DecodeOptions): Decoded {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest(`the object provided is unrecognized (must be of type ${def.kind}): json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct`);
+  }
+  const copy = { ...(body as Record<string, unknown>) };
+  checkKind(def, copy);
+  const metaErrors = checkMetadataTypes(copy.metadata);
+  const name = opts.name ?? String((copy.metadata as { name?: unknown } | undefined)?.name ?? '');
+  if (metaErrors.length) {
+    if (def.builtin) throw decodeError(def, metaErrors[0]);
+    throw invalid(def.kind, def.group, name, metaErrors);
+  }
+  const { value, unknown } = prune(copy, def.schema);
+  if (unknown.length && opts.fieldValidation === 'Strict') {
+    throw badRequest(`strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`);
+  }
+  const object = value as KubeObject;
+  object.metadata ??= {};
+  const errors = validateAgainstSchema(def, object);
+  const typeErrors = errors.filter((e) => e.type === 'FieldValueTypeInvalid');
+  if (def.builtin && typeErrors.length) throw decodeError(def, typeErrors[0]);
+  if (errors.length) throw invalid(def.kind, def.group, name, errors);
+  const warnings = opts.fieldValidation === 'Warn' ? unknown.map((u) => `unknown field "${u}"`) : [];
+  return { object, warnings };
+}

@@ -1,0 +1,128 @@
+/**
+ * Small pure helpers over stored objects: deep equality, clones, server-owned metadata,
+ * generation rules, the scale and metadata-only views.
+ */
+import { randomUUID } from 'node:crypto';
+import { formatLabelSelector, fromMetaLabelSelector, type MetaLabelSelector } from './selectors.js';
+import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
+  }
+  const ak = Object.keys(a);
+  const bo = b as Record<string, unknown>;
+  if (ak.length !== Object.keys(bo).length) return false;
+  return ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && deepEqual((a as Record<string, unknown>)[k], bo[k]));
+}
+
+export function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+/** RFC 3339 with second precision, as metav1.Time serializes. */
+export function timestamp(now: Date): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function newUid(): string {
+  return randomUUID();
+}
+
+const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+export function generateName(prefix: string, rand: () => number = Math.random): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += GENERATE_CHARS[Math.floor(rand() * GENERATE_CHARS.length)];
+  return `${prefix}${suffix}`;
+}
+
+/** Built-in kinds that keep metadata.generation (the others never set it). */
+const BUILTIN_GENERATION_KINDS = ['Deployment', 'StatefulSet', 'HorizontalPodAutoscaler', 'CustomResourceDefinition', 'Service'] as const;
+
+export function tracksGeneration(def: ResourceDef): boolean {
+  return !def.builtin || (BUILTIN_GENERATION_KINDS as readonly string[]).includes(def.kind);
+}
+
+/** The part of an object whose change bumps generation: all but metadata and status. */
+export function specChanged(prev: KubeObject, next: KubeObject): boolean {
+  const strip = (o: KubeObject): Record<string, unknown> => {
+    const { metadata: _m, status: _s, ...rest } = o;
+    return rest;
+  };
+  return !deepEqual(strip(prev), strip(next));
+}
+
+/** Equality that ignores the fields only the server sets on every write. */
+export function sameContent(prev: KubeObject, next: KubeObject): boolean {
+  const norm = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
+  return deepEqual(JSON.parse(JSON.stringify(norm(prev))), JSON.parse(JSON.stringify(norm(next))));
+}
+
+/** Metadata an update may not change: carried over from the stored object. */
+export function carryServerMeta(next: ObjectMeta, prev: ObjectMeta): ObjectMeta {
+  const out: ObjectMeta = { ...next, uid: prev.uid, creationTimestamp: prev.creationTimestamp, name: prev.name, namespace: prev.namespace };
+  if (prev.deletionTimestamp) {
+    out.deletionTimestamp = prev.deletionTimestamp;
+    out.deletionGracePeriodSeconds = prev.deletionGracePeriodSeconds;
+  } else {
+    delete out.deletionTimestamp;
+    delete out.deletionGracePeriodSeconds;
+  }
+  if (prev.generation !== undefined) out.generation = prev.generation;
+  else delete out.generation;
+  if (!prev.namespace) delete out.namespace;
+  return out;
+}
+
+export function readPath(obj: unknown, jsonPath: string): unknown {
+  let cur: unknown = obj;
+  for (const part of jsonPath.replace(/^\./, '').split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** Returns a copy of `obj` with the value at a `.a.b.c` path set (intermediate objects created). */
+export function writePath<T extends object>(obj: T, jsonPath: string, value: unknown): T {
+  const parts = jsonPath.replace(/^\./, '').split('.');
+  const root = { ...(obj as Record<string, unknown>) };
+  let cur = root;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const child = cur[parts[i]];
+    const copy = typeof child === 'object' && child !== null ? { ...(child as Record<string, unknown>) } : {};
+    cur[parts[i]] = copy;
+    cur = copy;
+  }
+  cur[parts[parts.length - 1]] = value;
+  return root as T;
+}
+
+/** The autoscaling/v1 Scale view of an object with a scale subresource. */
+export function toScale(def: ResourceDef, obj: KubeObject): KubeObject {
+  const scale = def.subresources.scale!;
+  const m = obj.metadata;
+  let selector = scale.labelSelectorPath ? readPath(obj, scale.labelSelectorPath) : undefined;
+  if (typeof selector !== 'string') {
+    const specSelector = readPath(obj, '.spec.selector');
+    selector = specSelector && typeof specSelector === 'object' ? formatLabelSelector(fromMetaLabelSelector(specSelector as MetaLabelSelector)) : undefined;
+  }
+  const status: Record<string, unknown> = { replicas: Number(readPath(obj, scale.statusReplicasPath) ?? 0) };
+  if (selector) status.selector = selector;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    spec: { replicas: Number(readPath(obj, scale.specReplicasPath) ?? 0) },
+    status,
+  };
+}
+
+export function toPartialMetadata(obj: KubeObject): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+}

@@ -1,0 +1,288 @@
+/**
+ * The verbs on one cluster's objects with the API server's semantics: create, get, list,
+ * update (main resource and status/scale subresources), delete with finalizers. HTTP-free:
+ * the server layer parses requests into these calls.
+ */
+import {
+  alreadyExists,
+  badRequest,
+  conflict,
+  forbidden,
+  invalid,
+  MODIFIED_CONFLICT,
+  notFound,
+  type GroupResource,
+  expired,
+} from './errors.js';
+import { decodeObject, type FieldValidation } from './decode.js';
+import { validateMeta, validateMetaUpdate } from './meta.js';
+import {
+  carryServerMeta,
+  generateName,
+  newUid,
+  readPath,
+  sameContent,
+  specChanged,
+  timestamp,
+  toScale,
+  tracksGeneration,
+  writePath,
+} from './objects.js';
+import { resourceKey } from './registry.js';
+import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
+import type { Store } from './store.js';
+import type { KubeObject, ResourceDef } from './types.js';
+
+export type Subresource = 'status' | 'scale' | undefined;
+
+export interface Scope {
+  def: ResourceDef;
+  namespace?: string;
+  name?: string;
+  subresource?: Subresource;
+}
+
+export interface WriteOptions {
+  fieldValidation: FieldValidation;
+  dryRun: boolean;
+}
+
+export interface WriteResult {
+  object: KubeObject;
+  warnings: string[];
+  created?: boolean;
+}
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+}
+
+export interface ListResult {
+  items: KubeObject[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export interface DeleteOptions {
+  dryRun: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export const NAMESPACE_FINALIZER = 'kubernetes';
+
+export function groupResource(def: ResourceDef): GroupResource {
+  return { group: def.group, resource: def.plural };
+}
+
+/** Field labels every resource supports in a fieldSelector. */
+export const COMMON_FIELD_LABELS = ['metadata.name', 'metadata.namespace'] as const;
+
+export function objectFields(obj: KubeObject): Record<string, string> {
+  return { 'metadata.name': obj.metadata.name ?? '', 'metadata.namespace': obj.metadata.namespace ?? '' };
+}
+
+interface ContinueToken {
+  rv: number;
+  start: string;
+}
+
+function decodeContinue(token: string): ContinueToken {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ContinueToken;
+    if (typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error('shape');
+    return parsed;
+  } catch {
+    throw badRequest('continue key is not valid: illegal base64 data or missing fields');
+  }
+}
+
+export class Operations {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  get(scope: Scope): KubeObject {
+    const obj = this.store.get(resourceKey(scope.def), scope.namespace, scope.name!);
+    if (!obj) throw notFound(groupResource(scope.def), scope.name!);
+    return scope.subresource === 'scale' ? toScale(scope.def, obj) : obj;
+  }
+
+  /** A matcher for the list/watch selectors of a request (throws 400 on a bad selector). */
+  matcher(_def: ResourceDef, opts: ListOptions): (obj: KubeObject) => boolean {
+    const labels = parseLabelSelector(opts.labelSelector);
+    const fields = parseFieldSelector(opts.fieldSelector, COMMON_FIELD_LABELS);
+    return (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, objectFields(obj));
+  }
+
+  list(scope: Scope, opts: ListOptions): ListResult {
+    const match = this.matcher(scope.def, opts);
+    let rv = this.store.currentRV;
+    let start = '';
+    if (opts.continue) {
+      const token = decodeContinue(opts.continue);
+      if (token.rv < this.store.oldestResumableRV) {
+        throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+      }
+      rv = token.rv;
+      start = token.start;
+    }
+    const all = this.store.list(resourceKey(scope.def), scope.namespace).filter((o) => (!start || keyOf(o) > start) && match(o));
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : all.length;
+    const items = all.slice(0, limit);
+    const result: ListResult = { items, resourceVersion: String(rv) };
+    if (all.length > limit) {
+      result.continue = Buffer.from(JSON.stringify({ rv, start: keyOf(items[items.length - 1]) })).toString('base64url');
+      result.remainingItemCount = all.length - limit;
+    }
+    return result;
+  }
+
+  create(scope: Scope, body: unknown, opts: WriteOptions): WriteResult {
+    const { def } = scope;
+    const decoded = decodeObject(def, body, { fieldValidation: opts.fieldValidation });
+    const obj = decoded.object;
+    const meta = { ...obj.metadata };
+    if (def.namespaced) {
+      if (meta.namespace && meta.namespace !== scope.namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = scope.namespace;
+      this.checkNamespaceWritable(def, scope.namespace!);
+    } else delete meta.namespace;
+    if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
+    if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+    const errors = validateMeta(def.kind, meta);
+    if (errors.length) throw invalid(def.kind, def.group, meta.name ?? '', errors);
+    const key = resourceKey(def);
+    if (this.store.get(key, meta.namespace, meta.name!)) throw alreadyExists(groupResource(def), meta.name!);
+    meta.uid = newUid();
+    meta.creationTimestamp = timestamp(this.now());
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    if (tracksGeneration(def)) meta.generation = 1;
+    else delete meta.generation;
+    const stored: KubeObject = { ...obj, metadata: meta };
+    if (def.subresources.status) delete stored.status;
+    this.defaultOnCreate(def, stored);
+    if (opts.dryRun) return { object: stored, warnings: decoded.warnings, created: true };
+    stored.metadata.resourceVersion = String(this.store.nextRV());
+    this.store.put(key, stored, 'ADDED');
+    return { object: stored, warnings: decoded.warnings, created: true };
+  }
+
+  /** PUT of the main resource or of the status subresource. */
+  update(scope: Scope, body: unknown, opts: WriteOptions): WriteResult {
+    const { def } = scope;
+    const prev = this.get({ ...scope, subresource: undefined });
+    const decoded = decodeObject(def, body, { fieldValidation: opts.fieldValidation, name: scope.name });
+    const incoming = decoded.object;
+    if (incoming.metadata.name && incoming.metadata.name !== scope.name) {
+      throw badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${scope.name})`);
+    }
+    if (def.namespaced && incoming.metadata.namespace && incoming.metadata.namespace !== scope.namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    this.checkPrecondition(def, prev, incoming.metadata.resourceVersion);
+    let next: KubeObject;
+    if (scope.subresource === 'status') next = { ...prev, status: incoming.status };
+    else {
+      next = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
+      if (def.subresources.status) next.status = prev.status;
+      if (next.status === undefined) delete next.status;
+    }
+    if (next.status === undefined) delete next.status;
+    return { ...this.commit(def, prev, next, opts), warnings: decoded.warnings };
+  }
+
+  /** PUT of the scale subresource: only spec.replicas of the parent changes. */
+  updateScale(scope: Scope, body: unknown, opts: WriteOptions): WriteResult {
+    const { def } = scope;
+    const prev = this.get({ ...scope, subresource: undefined });
+    const scale = body as { metadata?: { resourceVersion?: string }; spec?: { replicas?: unknown } };
+    const replicas = scale?.spec?.replicas;
+    if (replicas !== undefined && (!Number.isInteger(replicas) || (replicas as number) < 0)) {
+      throw invalid('Scale', 'autoscaling', scope.name!, [{ type: 'FieldValueInvalid', field: 'spec.replicas', value: replicas, detail: 'must be greater than or equal to 0' }]);
+    }
+    this.checkPrecondition(def, prev, scale?.metadata?.resourceVersion);
+    const next = writePath(prev, def.subresources.scale!.specReplicasPath, replicas ?? 0);
+    const result = this.commit(def, prev, next, opts);
+    return { object: toScale(def, result.object), warnings: [] };
+  }
+
+  delete(scope: Scope, opts: DeleteOptions): { object: KubeObject; deleted: boolean } {
+    const { def } = scope;
+    const prev = this.get({ ...scope, subresource: undefined });
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== prev.metadata.uid) {
+      throw conflict(groupResource(def), scope.name!, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${prev.metadata.uid}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== prev.metadata.resourceVersion) {
+      throw conflict(groupResource(def), scope.name!, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${prev.metadata.resourceVersion}`);
+    }
+    if (prev.metadata.deletionTimestamp) return { object: prev, deleted: false };
+    if (hasFinalizers(def, prev)) {
+      let next: KubeObject = { ...prev, metadata: { ...prev.metadata, deletionTimestamp: timestamp(this.now()), deletionGracePeriodSeconds: 0 } };
+      if (def.kind === 'Namespace' && !def.group) next = writePath(next, '.status.phase', 'Terminating');
+      if (!opts.dryRun) this.store.put(resourceKey(def), this.withNewRV(next), 'MODIFIED', prev);
+      return { object: next, deleted: false };
+    }
+    if (opts.dryRun) return { object: prev, deleted: true };
+    const last = this.withNewRV(prev);
+    this.store.remove(resourceKey(def), last);
+    return { object: last, deleted: true };
+  }
+
+  private withNewRV(obj: KubeObject): KubeObject {
+    return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.store.nextRV()) } };
+  }
+
+  private checkPrecondition(def: ResourceDef, prev: KubeObject, rv: string | undefined): void {
+    if (rv && rv !== prev.metadata.resourceVersion) throw conflict(groupResource(def), prev.metadata.name!, MODIFIED_CONFLICT);
+  }
+
+  /** Stores an updated object (or finishes a deletion whose last finalizer went away). */
+  private commit(def: ResourceDef, prev: KubeObject, candidate: KubeObject, opts: WriteOptions): WriteResult {
+    const next = { ...candidate, metadata: { ...candidate.metadata } };
+    const errors = [...validateMeta(def.kind, next.metadata), ...validateMetaUpdate(next.metadata, prev.metadata)];
+    if (errors.length) throw invalid(def.kind, def.group, prev.metadata.name!, errors);
+    if (tracksGeneration(def) && specChanged(prev, next)) next.metadata.generation = (prev.metadata.generation ?? 0) + 1;
+    next.metadata.resourceVersion = prev.metadata.resourceVersion;
+    if (sameContent(prev, next)) return { object: prev, warnings: [] };
+    if (opts.dryRun) return { object: next, warnings: [] };
+    const stored = this.withNewRV(next);
+    const key = resourceKey(def);
+    if (stored.metadata.deletionTimestamp && !hasFinalizers(def, stored)) this.store.remove(key, stored);
+    else this.store.put(key, stored, 'MODIFIED', prev);
+    return { object: stored, warnings: [] };
+  }
+
+  private checkNamespaceWritable(def: ResourceDef, namespace: string): void {
+    const ns = this.store.get('/namespaces', undefined, namespace);
+    if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (ns.metadata.deletionTimestamp) {
+      throw forbidden(groupResource(def), '', `unable to create new content in namespace ${namespace} because it is being terminated`);
+    }
+  }
+
+  /** Server-side defaults a real API server sets on create. */
+  private defaultOnCreate(def: ResourceDef, obj: KubeObject): void {
+    if (def.kind === 'Namespace' && !def.group) {
+      obj.spec = { finalizers: [NAMESPACE_FINALIZER] };
+      obj.status = { phase: 'Active' };
+    }
+  }
+}
+
+function keyOf(o: KubeObject): string {
+  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name!;
+}
+
+export function hasFinalizers(def: ResourceDef, obj: KubeObject): boolean {
+  if ((obj.metadata.finalizers ?? []).length > 0) return true;
+  return def.kind === 'Namespace' && !def.group && ((readPath(obj, '.spec.finalizers') as string[] | undefined) ?? []).length > 0;
+}

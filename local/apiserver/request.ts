@@ -1,0 +1,136 @@
+/**
+ * Parsing of API requests: the URL into (group, version, namespace, resource, name,
+ * subresource), query options, content negotiation and bodies.
+ */
+import type { IncomingMessage } from 'node:http';
+import { badRequest, resourceNotFound, StatusError } from './errors.js';
+import { isFieldValidation, type FieldValidation } from './decode.js';
+import type { Registry } from './registry.js';
+import type { ResourceDef } from './types.js';
+import type { WatchOptions } from './watch.js';
+
+export interface ResourceRequest {
+  def: ResourceDef;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  /** True for the legacy `/watch/` path prefix. */
+  watchPath: boolean;
+}
+
+export interface ApiPath {
+  group: string;
+  version: string;
+  rest: string[];
+}
+
+/** Splits `/api/v1/...` and `/apis/<group>/<version>/...`; undefined for other paths. */
+export function parseApiPath(pathname: string): ApiPath | { discovery: 'api' | 'apis' | 'group'; group?: string } | undefined {
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'api') {
+    if (parts.length === 1) return { discovery: 'api' };
+    return { group: '', version: parts[1], rest: parts.slice(2) };
+  }
+  if (parts[0] !== 'apis') return undefined;
+  if (parts.length === 1) return { discovery: 'apis' };
+  if (parts.length === 2) return { discovery: 'group', group: parts[1] };
+  return { group: parts[1], version: parts[2], rest: parts.slice(3) };
+}
+
+/** Resolves the resource part of an API path against the registry (404 for unknown kinds). */
+export function resolveResource(registry: Registry, path: ApiPath): ResourceRequest {
+  let rest = path.rest;
+  const watchPath = rest[0] === 'watch';
+  if (watchPath) rest = rest.slice(1);
+  const lookup = (plural: string | undefined): ResourceDef | undefined => (plural ? registry.lookup(path.group, path.version, plural) : undefined);
+  if (rest[0] === 'namespaces' && rest.length >= 3) {
+    const def = lookup(rest[2]);
+    if (def?.namespaced && rest.length <= 5) return { def, namespace: rest[1], name: rest[3], subresource: rest[4], watchPath };
+  }
+  const def = lookup(rest[0]);
+  if (!def || rest.length > 3) throw resourceNotFound();
+  if (def.namespaced && rest.length > 1) throw resourceNotFound();
+  return { def, name: rest[1], subresource: rest[2], watchPath };
+}
+
+function flag(q: URLSearchParams, name: string): boolean {
+  const v = q.get(name);
+  return v === 'true' || v === '1';
+}
+
+function intParam(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw badRequest(`invalid value for ${name}: ${v}`);
+  return n;
+}
+
+export function isWatch(q: URLSearchParams, req: ResourceRequest): boolean {
+  return req.watchPath || flag(q, 'watch');
+}
+
+export function watchOptions(q: URLSearchParams, metadataOnly: boolean): WatchOptions & { timeoutSeconds?: number } {
+  return {
+    labelSelector: q.get('labelSelector') ?? undefined,
+    fieldSelector: q.get('fieldSelector') ?? undefined,
+    resourceVersion: q.get('resourceVersion') ?? undefined,
+    allowWatchBookmarks: flag(q, 'allowWatchBookmarks'),
+    sendInitialEvents: flag(q, 'sendInitialEvents'),
+    timeoutSeconds: intParam(q, 'timeoutSeconds'),
+    metadataOnly,
+  };
+}
+
+export function listOptions(q: URLSearchParams): { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string } {
+  return {
+    labelSelector: q.get('labelSelector') ?? undefined,
+    fieldSelector: q.get('fieldSelector') ?? undefined,
+    limit: intParam(q, 'limit'),
+    continue: q.get('continue') ?? undefined,
+  };
+}
+
+export function fieldValidation(q: URLSearchParams): FieldValidation {
+  const v = q.get('fieldValidation');
+  if (v === null || v === '') return 'Warn';
+  if (!isFieldValidation(v)) throw badRequest(`fieldValidation parameter unsupported: ${v}`);
+  return v;
+}
+
+export function dryRun(q: URLSearchParams, body?: { dryRun?: unknown }): boolean {
+  const values = [...q.getAll('dryRun'), ...(Array.isArray(body?.dryRun) ? (body.dryRun as string[]) : [])];
+  for (const v of values) if (v !== 'All') throw badRequest(`Invalid dry run value: ${v}; supported values: All`);
+  return values.length > 0;
+}
+
+export const OUTPUT_KINDS = ['full', 'metadata', 'table'] as const;
+export type OutputKind = (typeof OUTPUT_KINDS)[number];
+
+/** Content negotiation on Accept: the first acceptable media type wins. */
+export function outputKind(accept: string | undefined): OutputKind {
+  if (!accept) return 'full';
+  for (const clause of accept.split(',')) {
+    const [type, ...params] = clause.split(';').map((s) => s.trim());
+    const as = params.find((p) => p.startsWith('as='))?.slice(3);
+    const json = type === 'application/json' || type === '*/*' || type === 'application/*';
+    if (!json) continue;
+    if (!as) return 'full';
+    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return 'metadata';
+  }
+  if (/application\/json|\*\/\*/.test(accept)) return 'full';
+  throw new StatusError(406, 'NotAcceptable', `only the following media types are accepted: application/json`);
+}
+
+const MAX_BODY = 3 * 1024 * 1024;
+
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new StatusError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

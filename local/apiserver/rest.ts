@@ -1,0 +1,184 @@
+/**
+ * The REST verbs on a resolved resource: get/list/watch, create, update, patch, delete,
+ * deletecollection, and the status, scale and namespace-finalize subresources.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badRequest, methodNotAllowed, resourceNotFound, unsupportedMediaType } from './errors.js';
+import { toPartialMetadata, toScale } from './objects.js';
+import type { Scope, Subresource, WriteResult } from './operations.js';
+import { jsonPatch, mergePatch, patchTypeOf, strategicMerge } from './patch.js';
+import { apiVersionOf } from './registry.js';
+import { dryRun, fieldValidation, isWatch, listOptions, outputKind, watchOptions, type ResourceRequest } from './request.js';
+import { jsonBody, send, type ServerContext } from './server.js';
+import type { KubeObject } from './types.js';
+import { startWatch } from './watch.js';
+
+export interface RestCall {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  target: ResourceRequest;
+  body: string;
+}
+
+const SUBRESOURCES = ['status', 'scale'] as const;
+
+function scopeOf(target: ResourceRequest): Scope {
+  const sub = target.subresource;
+  if (sub !== undefined && !(SUBRESOURCES as readonly string[]).includes(sub) && sub !== 'finalize') throw resourceNotFound();
+  if (sub && sub !== 'finalize' && !target.def.subresources[sub as 'status' | 'scale']) throw resourceNotFound();
+  if (sub === 'finalize' && !(target.def.kind === 'Namespace' && !target.def.group)) throw resourceNotFound();
+  return { def: target.def, namespace: target.namespace, name: target.name, subresource: sub as Subresource };
+}
+
+function warningHeaders(result: WriteResult): Record<string, string> {
+  if (!result.warnings.length) return {};
+  return { Warning: result.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') };
+}
+
+function view(call: RestCall, obj: KubeObject): KubeObject {
+  return outputKind(call.req.headers.accept) === 'metadata' ? toPartialMetadata(obj) : obj;
+}
+
+function list(ctx: ServerContext, call: RestCall, scope: Scope): void {
+  const result = ctx.ops.list(scope, listOptions(call.url.searchParams));
+  const metadataOnly = outputKind(call.req.headers.accept) === 'metadata';
+  const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
+  if (result.continue) metadata.continue = result.continue;
+  if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+  const body = metadataOnly
+    ? { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: result.items.map(toPartialMetadata) }
+    : { kind: scope.def.listKind, apiVersion: apiVersionOf(scope.def), metadata, items: result.items };
+  send(call.res, 200, body);
+}
+
+function watch(ctx: ServerContext, call: RestCall, scope: Scope): void {
+  const opts = watchOptions(call.url.searchParams, outputKind(call.req.headers.accept) === 'metadata');
+  const { res } = call;
+  ctx.ops.matcher(scope.def, opts); // selector errors answer 400 before the stream starts
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders();
+  const stop = startWatch(ctx.ops, ctx.store, scope, opts, { write: (line) => res.write(line) });
+  if (!stop) {
+    res.end();
+    return;
+  }
+  const timeout = (opts.timeoutSeconds ?? 1800 + Math.floor(Math.random() * 1800)) * 1000;
+  const timer = setTimeout(() => res.end(), timeout);
+  const close = (): void => {
+    clearTimeout(timer);
+    stop();
+  };
+  res.on('close', close);
+}
+
+function get(ctx: ServerContext, call: RestCall, scope: Scope): void {
+  if (!scope.name) {
+    if (isWatch(call.url.searchParams, call.target)) return watch(ctx, call, scope);
+    return list(ctx, call, scope);
+  }
+  if (isWatch(call.url.searchParams, call.target)) {
+    // watch of a single object by name: a watch with a metadata.name field selector
+    const q = call.url.searchParams;
+    q.set('fieldSelector', [q.get('fieldSelector'), `metadata.name=${scope.name}`].filter(Boolean).join(','));
+    return watch(ctx, call, { ...scope, name: undefined });
+  }
+  send(call.res, 200, view(call, ctx.ops.get(scope)));
+}
+
+function writeOpts(call: RestCall, body?: { dryRun?: unknown }): { fieldValidation: ReturnType<typeof fieldValidation>; dryRun: boolean } {
+  return { fieldValidation: fieldValidation(call.url.searchParams), dryRun: dryRun(call.url.searchParams, body) };
+}
+
+function requireJson(call: RestCall): void {
+  const type = (call.req.headers['content-type'] ?? 'application/json').split(';')[0].trim();
+  if (type !== 'application/json' && type !== '*/*' && type !== '') throw unsupportedMediaType(type);
+}
+
+function create(ctx: ServerContext, call: RestCall, scope: Scope): void {
+  if (scope.name) throw methodNotAllowed();
+  requireJson(call);
+  const result = ctx.ops.create(scope, jsonBody(call.body, scope), writeOpts(call));
+  send(call.res, 201, view(call, result.object), warningHeaders(result));
+}
+
+function update(ctx: ServerContext, call: RestCall, scope: Scope): void {
+  if (!scope.name) throw methodNotAllowed();
+  requireJson(call);
+  const body = jsonBody(call.body, scope);
+  const result = putTo(ctx, scope, body, writeOpts(call));
+  send(call.res, 200, view(call, result.object), warningHeaders(result));
+}
+
+function putTo(ctx: ServerContext, scope: Scope, body: unknown, opts: ReturnType<typeof writeOpts>): WriteResult {
+  if (scope.subresource === 'scale') return ctx.ops.updateScale(scope, body, opts);
+  if ((scope.subresource as string) === 'finalize') {
+    const current = ctx.ops.get({ ...scope, subresource: undefined });
+    const finalizers = ((body as { spec?: { finalizers?: unknown } }).spec?.finalizers ?? []) as unknown;
+    return ctx.ops.update({ ...scope, subresource: undefined }, { ...current, spec: { ...(current.spec as object), finalizers } }, opts);
+  }
+  return ctx.ops.update(scope, body, opts);
+}
+
+function patch(ctx: ServerContext, call: RestCall, scope: Scope): void {
+  if (!scope.name) throw methodNotAllowed();
+  const type = patchTypeOf(call.req.headers['content-type']);
+  if (type === 'apply') throw unsupportedMediaType('application/apply-patch+yaml (server-side apply is not built yet)');
+  const current = scope.subresource === 'scale' ? toScale(scope.def, ctx.ops.get({ ...scope, subresource: undefined })) : ctx.ops.get({ ...scope, subresource: undefined });
+  let patched: unknown;
+  if (type === 'json') patched = jsonPatch(current, call.body);
+  else {
+    const patchDoc = jsonBody(call.body, scope);
+    if (typeof patchDoc !== 'object' || patchDoc === null || Array.isArray(patchDoc)) throw badRequest('the patch must be a JSON object');
+    patched = type === 'merge' || !scope.def.builtin ? mergePatch(current, patchDoc) : strategicMerge(current, patchDoc, scope.def.schema);
+  }
+  const result = putTo(ctx, scope, patched, writeOpts(call));
+  send(call.res, 200, view(call, result.object), warningHeaders(result));
+}
+
+interface DeleteBody {
+  dryRun?: unknown;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+function deleteBody(call: RestCall): DeleteBody {
+  if (!call.body.trim()) return {};
+  const body = jsonBody(call.body);
+  if (typeof body !== 'object' || body === null) throw badRequest('DeleteOptions must be an object');
+  return body as DeleteBody;
+}
+
+function remove(ctx: ServerContext, call: RestCall, scope: Scope): void {
+  if (scope.subresource) throw methodNotAllowed();
+  const opts = deleteBody(call);
+  const dry = dryRun(call.url.searchParams, opts);
+  if (!scope.name) return removeCollection(ctx, call, scope, dry);
+  const { object, deleted } = ctx.ops.delete(scope, { dryRun: dry, preconditions: opts.preconditions });
+  if (deleted && scope.def.builtin) {
+    const { group, plural } = scope.def;
+    send(call.res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: scope.name, group, kind: plural, uid: object.metadata.uid } });
+    return;
+  }
+  send(call.res, 200, view(call, object));
+}
+
+function removeCollection(ctx: ServerContext, call: RestCall, scope: Scope, dry: boolean): void {
+  const { items } = ctx.ops.list(scope, { ...listOptions(call.url.searchParams), limit: undefined, continue: undefined });
+  const out = items.map((o) => ctx.ops.delete({ ...scope, namespace: o.metadata.namespace, name: o.metadata.name }, { dryRun: dry }).object);
+  send(call.res, 200, { kind: scope.def.listKind, apiVersion: apiVersionOf(scope.def), metadata: { resourceVersion: String(ctx.store.currentRV) }, items: out });
+}
+
+const VERBS: Record<string, (ctx: ServerContext, call: RestCall, scope: Scope) => void> = {
+  GET: get,
+  POST: create,
+  PUT: update,
+  PATCH: patch,
+  DELETE: remove,
+};
+
+export function handleResource(ctx: ServerContext, call: RestCall): Promise<void> {
+  const verb = VERBS[call.req.method ?? ''];
+  if (!verb) throw methodNotAllowed();
+  verb(ctx, call, scopeOf(call.target));
+  return Promise.resolve();
+}

@@ -1,0 +1,103 @@
+/**
+ * The HTTP face of one cluster: bearer-token authentication, discovery, OpenAPI, and the REST
+ * and watch verbs over the resources of its registry.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { badRequest, internalError, methodNotAllowed, resourceNotFound, StatusError, unauthorized } from './errors.js';
+import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import { parseJson } from './decode.js';
+import type { OpenApiCache } from './openapi.js';
+import type { Operations, Scope } from './operations.js';
+import { apiVersionOf, type Registry } from './registry.js';
+import { parseApiPath, resolveResource, readBody, type ApiPath } from './request.js';
+import { handleResource } from './rest.js';
+import type { Store } from './store.js';
+
+export interface ServerContext {
+  token: string;
+  registry: Registry;
+  store: Store;
+  ops: Operations;
+  openapi: OpenApiCache;
+  serverAddress: () => string;
+}
+
+export function send(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Audit-Id': randomUUID(), ...headers });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, err: unknown): void {
+  const status = err instanceof StatusError ? err : internalError((err as Error)?.message ?? String(err));
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  send(res, status.code, status.toStatus());
+}
+
+const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz'] as const;
+
+function authenticated(req: IncomingMessage, token: string): boolean {
+  const header = req.headers.authorization ?? '';
+  return header === `Bearer ${token}`;
+}
+
+function discovery(ctx: ServerContext, path: ReturnType<typeof parseApiPath>): unknown {
+  if (!path) return undefined;
+  if ('discovery' in path) {
+    if (path.discovery === 'api') return apiVersions(ctx.serverAddress());
+    if (path.discovery === 'apis') return apiGroupList(ctx.registry);
+    return apiGroupDoc(ctx.registry, path.group!);
+  }
+  if (path.rest.length === 0) return apiResourceList(ctx.registry, path.group, path.version);
+  return undefined;
+}
+
+function openapi(ctx: ServerContext, pathname: string): string | undefined {
+  if (pathname === '/openapi/v3' || pathname === '/openapi/v3/') return JSON.stringify(ctx.openapi.index());
+  const m = /^\/openapi\/v3\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(pathname);
+  if (!m) return undefined;
+  return m[1] ? ctx.openapi.document('', m[1]) : ctx.openapi.document(m[2], m[3]);
+}
+
+async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const { pathname } = url;
+  if ((PUBLIC_PATHS as readonly string[]).includes(pathname)) return send(res, 200, 'ok', { 'Content-Type': 'text/plain' });
+  if (!authenticated(req, ctx.token)) throw unauthorized();
+  if (pathname === '/version') return send(res, 200, versionInfo());
+  if (pathname.startsWith('/openapi/')) {
+    const doc = openapi(ctx, pathname);
+    if (!doc) throw resourceNotFound();
+    return send(res, 200, doc);
+  }
+  const path = parseApiPath(pathname);
+  if (!path) throw resourceNotFound();
+  const doc = discovery(ctx, path);
+  if (doc) {
+    if (req.method !== 'GET') throw methodNotAllowed();
+    return send(res, 200, doc);
+  }
+  if ('discovery' in path) throw resourceNotFound();
+  const target = resolveResource(ctx.registry, path as ApiPath);
+  const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method ?? '') ? await readBody(req) : '';
+  await handleResource(ctx, { req, res, url, target, body });
+}
+
+/** The request listener of one cluster's HTTP server. */
+export function requestHandler(ctx: ServerContext): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    route(ctx, req, res).catch((err: unknown) => sendError(res, err));
+  };
+}
+
+/** Parses a JSON body, with the kind named in the error when it is malformed. */
+export function jsonBody(body: string, scope?: Scope): unknown {
+  if (!body.trim()) throw badRequest('the body of the request is empty');
+  return parseJson(body, scope?.def);
+}
+
+export { apiVersionOf };

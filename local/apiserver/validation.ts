@@ -1,0 +1,131 @@
+/**
+ * Schema validation of incoming objects: prune, default, then check types and required fields
+ * with ajv against the kind's OpenAPI v3 schema. Errors come back in Kubernetes' field-error
+ * form; the caller decides between 422 Invalid (CRDs) and 400 BadRequest (built-in decoding).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FieldError } from './errors.js';
+import type { JSONSchemaProps, ResourceDef } from './types.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const EXTENSION_KEYWORDS = [
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+  'x-kubernetes-patch-strategy',
+  'x-kubernetes-patch-merge-key',
+  'x-kubernetes-validations',
+  'x-kubernetes-group-version-kind',
+  'example',
+  'externalDocs',
+] as const;
+
+function newAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, logger: false, validateFormats: true });
+  addFormats(ajv);
+  for (const keyword of EXTENSION_KEYWORDS) ajv.addKeyword({ keyword });
+  ajv.addKeyword({
+    keyword: 'x-kubernetes-int-or-string',
+    validate: (enabled: boolean, data: unknown) => !enabled || typeof data === 'string' || Number.isInteger(data),
+    errors: false,
+  });
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  ajv.addFormat('float', { type: 'number', validate: () => true });
+  ajv.addFormat('double', { type: 'number', validate: () => true });
+  ajv.addFormat('byte', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
+  ajv.addFormat('int-or-string', () => true);
+  ajv.addFormat('quantity', () => true);
+  return ajv;
+}
+
+let shared: Ajv | undefined;
+const compiled = new WeakMap<JSONSchemaProps, ValidateFunction>();
+
+/** The schema validated by ajv: the kind's schema with metadata left to the server's own checks. */
+function validatorFor(schema: JSONSchemaProps): ValidateFunction {
+  let fn = compiled.get(schema);
+  if (!fn) {
+    shared ??= newAjv();
+    const props = { ...(schema.properties ?? {}), metadata: { type: 'object' as const } };
+    fn = shared.compile({ ...schema, properties: props });
+    compiled.set(schema, fn);
+  }
+  return fn;
+}
+
+function fieldPath(instancePath: string, extra?: string): string {
+  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (extra) parts.push(extra);
+  let out = '';
+  for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
+  return out;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function valueAt(root: unknown, instancePath: string): unknown {
+  let cur: unknown = root;
+  for (const part of instancePath.split('/').slice(1)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return cur;
+}
+
+function toFieldError(e: ErrorObject, root: unknown): FieldError | undefined {
+  const value = valueAt(root, e.instancePath);
+  const field = fieldPath(e.instancePath);
+  switch (e.keyword) {
+    case 'required':
+      return { type: 'FieldValueRequired', field: fieldPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty) };
+    case 'type': {
+      const expected = (e.params as { type: string }).type;
+      return { type: 'FieldValueTypeInvalid', field, value: typeName(value), detail: `${field} in body must be of type ${expected}: "${typeName(value)}"` };
+    }
+    case 'enum': {
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ');
+      return { type: 'FieldValueNotSupported', field, value, detail: `supported values: ${allowed}` };
+    }
+    case 'if':
+    case 'anyOf':
+    case 'oneOf':
+      return undefined;
+    default:
+      return { type: 'FieldValueInvalid', field, value, detail: `${field} in body ${e.message ?? 'is invalid'}` };
+  }
+}
+
+/**
+ * Validates (and defaults, in place) an already pruned object. Returns the field errors, in
+ * document order, without duplicates.
+ */
+export function validateAgainstSchema(def: ResourceDef, object: unknown): FieldError[] {
+  const fn = validatorFor(def.schema);
+  if (fn(object)) return [];
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const e of fn.errors ?? []) {
+    const fe = toFieldError(e, object);
+    if (!fe) continue;
+    const key = `${fe.type}:${fe.field}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(fe);
+  }
+  return out;
+}
+
+/** The Go-decoder message a built-in kind answers a wrongly typed field with (a 400, not a 422). */
+export function decodeErrorMessage(def: ResourceDef, e: FieldError, expected: string): string {
+  return `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${String(e.value)} into Go struct field ${def.kind}.${e.field} of type ${expected}`;
+}

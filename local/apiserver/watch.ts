@@ -1,0 +1,88 @@
+/**
+ * A watch stream: initial state (when asked), then every matching change, with selector
+ * transitions as the watch cache reports them (an object leaving the selector is DELETED for
+ * this watcher, one entering it is ADDED), bookmarks, and 410 Expired for a resourceVersion
+ * older than the kept history.
+ */
+import { expired } from './errors.js';
+import { toPartialMetadata } from './objects.js';
+import type { ListOptions, Operations, Scope } from './operations.js';
+import { apiVersionOf, resourceKey } from './registry.js';
+import type { Store, StoreEvent } from './store.js';
+import type { KubeObject } from './types.js';
+
+export interface WatchOptions extends ListOptions {
+  resourceVersion?: string;
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+  metadataOnly?: boolean;
+  bookmarkIntervalMs?: number;
+}
+
+export interface WatchSink {
+  write(line: string): void;
+}
+
+type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+function line(type: EventType, object: unknown): string {
+  return `${JSON.stringify({ type, object })}\n`;
+}
+
+/** Decides what one watcher sees of a store event, given its selector. */
+export function transition(event: StoreEvent, matches: (o: KubeObject) => boolean): { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject } | undefined {
+  const now = matches(event.object);
+  if (event.type !== 'MODIFIED') return now ? { type: event.type, object: event.object } : undefined;
+  const before = event.previous ? matches(event.previous) : now;
+  if (now && before) return { type: 'MODIFIED', object: event.object };
+  if (now) return { type: 'ADDED', object: event.object };
+  if (before) return { type: 'DELETED', object: event.object };
+  return undefined;
+}
+
+/**
+ * Starts a watch; returns the function that stops it. Writes an ERROR event (410 Expired) and
+ * returns undefined when the requested resourceVersion is too old.
+ */
+export function startWatch(ops: Operations, store: Store, scope: Scope, opts: WatchOptions, sink: WatchSink): (() => void) | undefined {
+  const { def, namespace } = scope;
+  const selects = ops.matcher(def, opts);
+  const matches = (o: KubeObject): boolean => (!namespace || o.metadata.namespace === namespace) && selects(o);
+  const view = (o: KubeObject): KubeObject => (opts.metadataOnly ? toPartialMetadata(o) : o);
+  const rv = opts.resourceVersion;
+  const fromState = !rv || rv === '0' || opts.sendInitialEvents === true;
+  const startRV = fromState ? store.currentRV : Number(rv);
+  if (fromState) {
+    for (const obj of store.list(resourceKey(def), namespace)) if (selects(obj)) sink.write(line('ADDED', view(obj)));
+  }
+  if (opts.sendInitialEvents) {
+    sink.write(line('BOOKMARK', bookmark(def.kind, apiVersionOf(def), store.currentRV, true)));
+  }
+  const unsubscribe = store.subscribe(
+    resourceKey(def),
+    (event) => {
+      const seen = transition(event, matches);
+      if (seen) sink.write(line(seen.type, view(seen.object)));
+    },
+    Number.isFinite(startRV) ? startRV : undefined,
+  );
+  if (!unsubscribe) {
+    sink.write(line('ERROR', expired(`too old resource version: ${rv} (${store.oldestResumableRV})`).toStatus()));
+    return undefined;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  if (opts.allowWatchBookmarks) {
+    timer = setInterval(() => sink.write(line('BOOKMARK', bookmark(def.kind, apiVersionOf(def), store.currentRV, false))), opts.bookmarkIntervalMs ?? 60_000);
+    timer.unref();
+  }
+  return () => {
+    unsubscribe();
+    if (timer) clearInterval(timer);
+  };
+}
+
+function bookmark(kind: string, apiVersion: string, rv: number, initialEnd: boolean): KubeObject {
+  const metadata: KubeObject['metadata'] = { resourceVersion: String(rv) };
+  if (initialEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+  return { kind, apiVersion, metadata };
+}
