@@ -1,0 +1,139 @@
+/**
+ * Raw JSON requests to the API server over the kubeconfig's own connection settings
+ * (`kc.applyToFetchOptions`: its TLS agent and Authorization header), for what the generated
+ * clients cannot do: PartialObjectMetadata, subresources of custom kinds, exact content types.
+ *
+ * client-node 1.x's fetch options are node-fetch's (an `http(s).Agent`, which Node's built-in
+ * fetch ignores), so the request goes through node:http(s) with that agent. A non-2xx answer
+ * throws client-node's `ApiException` with the response text as body, like its own clients.
+ * client-node makes a new Agent (no keep-alive) on every call, so each request opens a new
+ * connection, as its generated clients do too.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { ApiException } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeError, KubeRequestError } from './errors.js';
+import { queryString } from './paths.js';
+import type { QueryValue } from './paths.js';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export const ContentTypes = {
+  json: 'application/json',
+  mergePatch: 'application/merge-patch+json',
+  jsonPatch: 'application/json-patch+json',
+  strategicMergePatch: 'application/strategic-merge-patch+json',
+  applyPatch: 'application/apply-patch+yaml',
+  partialObjectMetadata: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
+  partialObjectMetadataList: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+} as const;
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface KubeHttpRequest {
+  method: HttpMethod;
+  /** Path below the server URL, e.g. `/api/v1/namespaces/x/configmaps/y`. */
+  path: string;
+  query?: Readonly<Record<string, QueryValue>>;
+  /** Serialized as JSON. */
+  body?: unknown;
+  contentType?: string;
+  /** Default `application/json`. */
+  accept?: string;
+  /** Socket inactivity limit (not a total deadline; pass `signal` for one); default 30 s. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface KubeHttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The request timed out (transient). */
+export class KubeTimeoutError extends KubeError {}
+
+type HeaderBag =
+  { forEach(cb: (value: string, key: string) => void): void } | string[][] | Record<string, string>;
+
+function flattenHeaders(bag: HeaderBag | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!bag) return out;
+  if (Array.isArray(bag)) {
+    for (const [k, v] of bag) if (k !== undefined && v !== undefined) out[k.toLowerCase()] = v;
+  } else if (typeof bag.forEach === 'function') {
+    (bag as { forEach(cb: (value: string, key: string) => void): void }).forEach(
+      (v, k) => (out[k.toLowerCase()] = v),
+    );
+  } else {
+    for (const [k, v] of Object.entries(bag as Record<string, string>)) out[k.toLowerCase()] = v;
+  }
+  return out;
+}
+
+function responseHeaders(res: http.IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+function send(
+  url: URL,
+  options: https.RequestOptions,
+  payload: string | undefined,
+  timeoutMs: number,
+): Promise<KubeHttpResponse> {
+  const transport = url.protocol === 'http:' ? http : https;
+  return new Promise((resolve, reject) => {
+    const req = transport.request(url, options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: responseHeaders(res),
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(new KubeTimeoutError(`${options.method} ${url.pathname}: timeout`)),
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Sends one request; resolves for 2xx, throws ApiException otherwise, network errors as they come. */
+export async function kubeRequest(kc: KubeConfig, request: KubeHttpRequest): Promise<KubeHttpResponse> {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new KubeRequestError('kubeconfig has no current cluster');
+  const url = new URL(`${cluster.server}${request.path}${queryString(request.query)}`);
+  const init = await kc.applyToFetchOptions({});
+  const headers = flattenHeaders(init.headers as HeaderBag | undefined);
+  headers['accept'] = request.accept ?? ContentTypes.json;
+  const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
+  if (payload !== undefined) {
+    headers['content-type'] = request.contentType ?? ContentTypes.json;
+    headers['content-length'] = String(Buffer.byteLength(payload));
+  }
+  const agent = typeof init.agent === 'function' ? init.agent(url) : init.agent;
+  const options: https.RequestOptions = { method: request.method, headers, agent, signal: request.signal };
+  const res = await send(url, options, payload, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  if (res.status < 200 || res.status > 299) {
+    throw new ApiException<string>(res.status, `${request.method} ${request.path}`, res.body, res.headers);
+  }
+  return res;
+}
+
+/** kubeRequest and JSON.parse of the body (undefined for an empty body). */
+export async function kubeRequestJson<T>(kc: KubeConfig, request: KubeHttpRequest): Promise<T> {
+  const res = await kubeRequest(kc, request);
+  return (res.body === '' ? undefined : JSON.parse(res.body)) as T;
+}
