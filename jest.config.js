@@ -2,7 +2,13 @@
 export default {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
-  roots: ['<rootDir>/shared', '<rootDir>/functions', '<rootDir>/triggers', '<rootDir>/local', '<rootDir>/test'],
+  roots: [
+    '<rootDir>/shared',
+    '<rootDir>/functions',
+    '<rootDir>/triggers',
+    '<rootDir>/local',
+    '<rootDir>/test',
+  ],
   testMatch: ['**/*.test.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {

@@ -55,15 +55,22 @@ export class Cluster {
     this.registry = new Registry(builtinResources());
     this.store = new Store({ historySize: opts.historySize });
     this.ops = new Operations(this.store);
-    const byResource = (resource: string): ReturnType<Registry['all']>[number] | undefined => this.registry.all().find((d) => resourceKey(d) === resource);
-    this.stopControllers = startControllers({ store: this.store, registry: this.registry, ops: this.ops, defOf: byResource });
+    const byResource = (resource: string): ReturnType<Registry['all']>[number] | undefined =>
+      this.registry.all().find((d) => resourceKey(d) === resource);
+    this.stopControllers = startControllers({
+      store: this.store,
+      registry: this.registry,
+      ops: this.ops,
+      defOf: byResource,
+    });
     this.bootstrap(opts.crds ?? []);
   }
 
   private bootstrap(crds: KubeObject[]): void {
     const write = { fieldValidation: 'Strict' as const, dryRun: false };
     const nsDef = this.registry.lookup('', 'v1', 'namespaces')!;
-    for (const name of DEFAULT_NAMESPACES) this.ops.create({ def: nsDef }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, write);
+    for (const name of DEFAULT_NAMESPACES)
+      this.ops.create({ def: nsDef }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, write);
     const crdDef = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
     for (const crd of crds) this.ops.create({ def: crdDef }, crd, write);
   }
@@ -78,14 +85,17 @@ export class Cluster {
 
   async start(): Promise<void> {
     if (this.server) return;
-    const server = createServer({ keepAliveTimeout: 65_000, cert: this.pki.cert, key: this.pki.key }, requestHandler({
-      token: this.token,
-      registry: this.registry,
-      store: this.store,
-      ops: this.ops,
-      openapi: new OpenApiCache(this.registry),
-      serverAddress: () => `${this.host}:${this.port}`,
-    }));
+    const server = createServer(
+      { keepAliveTimeout: 65_000, cert: this.pki.cert, key: this.pki.key },
+      requestHandler({
+        token: this.token,
+        registry: this.registry,
+        store: this.store,
+        ops: this.ops,
+        openapi: new OpenApiCache(this.registry),
+        serverAddress: () => `${this.host}:${this.port}`,
+      }),
+    );
     server.on('secureConnection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -120,9 +130,22 @@ export class Cluster {
     return stringify({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: this.name, cluster: { server: this.url, 'certificate-authority-data': Buffer.from(this.pki.caCert).toString('base64') } }],
+      clusters: [
+        {
+          name: this.name,
+          cluster: {
+            server: this.url,
+            'certificate-authority-data': Buffer.from(this.pki.caCert).toString('base64'),
+          },
+        },
+      ],
       users: [{ name: `${this.name}-admin`, user: { token: this.token } }],
-      contexts: [{ name: this.name, context: { cluster: this.name, user: `${this.name}-admin`, namespace: 'default' } }],
+      contexts: [
+        {
+          name: this.name,
+          context: { cluster: this.name, user: `${this.name}-admin`, namespace: 'default' },
+        },
+      ],
       'current-context': this.name,
       preferences: {},
     });

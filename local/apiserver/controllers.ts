@@ -21,15 +21,32 @@ interface Deps {
 }
 
 function crdStatus(crd: KubeObject, now: Date): Record<string, unknown> {
-  const spec = crd.spec as { names: Record<string, unknown>; versions: { name: string; storage?: boolean }[] };
+  const spec = crd.spec as {
+    names: Record<string, unknown>;
+    versions: { name: string; storage?: boolean }[];
+  };
   const t = timestamp(now);
-  const prev = (crd.status as { conditions?: { type: string; lastTransitionTime: string }[] } | undefined)?.conditions ?? [];
+  const prev =
+    (crd.status as { conditions?: { type: string; lastTransitionTime: string }[] } | undefined)?.conditions ??
+    [];
   const since = (type: string): string => prev.find((c) => c.type === type)?.lastTransitionTime ?? t;
   return {
     acceptedNames: spec.names,
     conditions: [
-      { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found', lastTransitionTime: since('NamesAccepted') },
-      { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: since('Established') },
+      {
+        type: 'NamesAccepted',
+        status: 'True',
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+        lastTransitionTime: since('NamesAccepted'),
+      },
+      {
+        type: 'Established',
+        status: 'True',
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+        lastTransitionTime: since('Established'),
+      },
     ],
     storedVersions: spec.versions.filter((v) => v.storage).map((v) => v.name),
   };
@@ -51,18 +68,28 @@ export function startControllers(deps: Deps): () => void {
     });
   };
   const onEvent = (e: StoreEvent): void => {
-    if (e.resource === CRD_RESOURCE) {
-      syncCrdDefs(deps, e);
-      later(`crd:${e.object.metadata.name}`);
-    } else if (e.resource === NS_RESOURCE) {
-      if (e.object.metadata.deletionTimestamp && e.type !== 'DELETED') later(`ns:${e.object.metadata.name}`);
-    } else if (e.type === 'DELETED' && e.object.metadata.namespace) {
-      const ns = deps.store.get(NS_RESOURCE, undefined, e.object.metadata.namespace);
-      if (ns?.metadata.deletionTimestamp) later(`ns:${ns.metadata.name}`);
-    }
-    if (e.type === 'DELETED') for (const crd of deps.store.list(CRD_RESOURCE)) if (crd.metadata.deletionTimestamp) later(`crd:${crd.metadata.name}`);
+    if (e.resource === CRD_RESOURCE) syncCrdDefs(deps, e);
+    for (const key of affected(deps.store, e)) later(key);
   };
   return deps.store.subscribeAll(onEvent);
+}
+
+/** The CRDs and namespaces whose controller must look again after an event. */
+function affected(store: Store, e: StoreEvent): string[] {
+  const name = e.object.metadata.name!;
+  if (e.resource === CRD_RESOURCE) return [`crd:${name}`];
+  if (e.resource === NS_RESOURCE)
+    return e.object.metadata.deletionTimestamp && e.type !== 'DELETED' ? [`ns:${name}`] : [];
+  if (e.type !== 'DELETED') return [];
+  const keys = store
+    .list(CRD_RESOURCE)
+    .filter((c) => c.metadata.deletionTimestamp)
+    .map((c) => `crd:${c.metadata.name}`);
+  const ns = e.object.metadata.namespace
+    ? store.get(NS_RESOURCE, undefined, e.object.metadata.namespace)
+    : undefined;
+  if (ns?.metadata.deletionTimestamp) keys.push(`ns:${ns.metadata.name}`);
+  return keys;
 }
 
 /** Serves or stops serving a CRD's kinds, synchronously with the write that changed it. */
@@ -87,46 +114,79 @@ function reconcile(deps: Deps, key: string): void {
   }
 }
 
+const INTERNAL_WRITE = { fieldValidation: 'Ignore' as const, dryRun: false };
+
+/** A deleted CRD first deletes its objects (waiting for their finalizers), then lets go. */
+function finishCrdDeletion(deps: Deps, crd: KubeObject): void {
+  const def = deps.registry.ownedBy(crd.metadata.name!)[0];
+  if (def) {
+    const resource = resourceKey(def);
+    for (const obj of deps.store.list(resource)) {
+      if (!obj.metadata.deletionTimestamp)
+        deps.ops.delete(
+          { def, namespace: obj.metadata.namespace, name: obj.metadata.name },
+          { dryRun: false },
+        );
+    }
+    if (deps.store.count(resource) > 0) return;
+  }
+  const finalizers = (crd.metadata.finalizers ?? []).filter((f) => f !== CRD_CLEANUP_FINALIZER);
+  deps.ops.update(
+    { def: deps.defOf(CRD_RESOURCE)!, name: crd.metadata.name },
+    { ...crd, metadata: { ...crd.metadata, finalizers } },
+    INTERNAL_WRITE,
+  );
+}
+
 function reconcileCrd(deps: Deps, name: string): void {
   const crd = deps.store.get(CRD_RESOURCE, undefined, name);
   if (!crd) return;
-  const crdDef = deps.defOf(CRD_RESOURCE)!;
-  const scope = { def: crdDef, name };
-  const opts = { fieldValidation: 'Ignore' as const, dryRun: false };
-  if (crd.metadata.deletionTimestamp) {
-    const defs = deps.registry.ownedBy(name);
-    const resource = defs[0] ? resourceKey(defs[0]) : undefined;
-    const remaining = resource ? deps.store.list(resource) : [];
-    for (const obj of remaining) {
-      if (!obj.metadata.deletionTimestamp) deps.ops.delete({ def: defs[0], namespace: obj.metadata.namespace, name: obj.metadata.name }, { dryRun: false });
-    }
-    if (resource && deps.store.count(resource) > 0) return;
-    const finalizers = (crd.metadata.finalizers ?? []).filter((f) => f !== CRD_CLEANUP_FINALIZER);
-    deps.ops.update(scope, { ...crd, metadata: { ...crd.metadata, finalizers } }, opts);
-    return;
-  }
+  if (crd.metadata.deletionTimestamp) return finishCrdDeletion(deps, crd);
+  const scope = { def: deps.defOf(CRD_RESOURCE)!, name };
+  const opts = INTERNAL_WRITE;
   if (!(crd.metadata.finalizers ?? []).includes(CRD_CLEANUP_FINALIZER)) {
-    deps.ops.update(scope, { ...crd, metadata: { ...crd.metadata, finalizers: [...(crd.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER] } }, opts);
+    deps.ops.update(
+      scope,
+      {
+        ...crd,
+        metadata: {
+          ...crd.metadata,
+          finalizers: [...(crd.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER],
+        },
+      },
+      opts,
+    );
     return;
   }
   const status = crdStatus(crd, new Date());
-  if (!deepEqual(status, crd.status)) deps.ops.update({ ...scope, subresource: 'status' }, { ...crd, status }, opts);
+  if (!deepEqual(status, crd.status))
+    deps.ops.update({ ...scope, subresource: 'status' }, { ...crd, status }, opts);
 }
 
 function reconcileNamespace(deps: Deps, name: string): void {
   const ns = deps.store.get(NS_RESOURCE, undefined, name);
   if (!ns?.metadata.deletionTimestamp) return;
   let left = 0;
-  const byResource = new Map(deps.registry.all().filter((d) => d.namespaced).map((d) => [resourceKey(d), d]));
+  const byResource = new Map(
+    deps.registry
+      .all()
+      .filter((d) => d.namespaced)
+      .map((d) => [resourceKey(d), d]),
+  );
   for (const [resource, def] of byResource) {
     for (const obj of deps.store.list(resource, name)) {
       left++;
-      if (!obj.metadata.deletionTimestamp) deps.ops.delete({ def, namespace: name, name: obj.metadata.name }, { dryRun: false });
+      if (!obj.metadata.deletionTimestamp)
+        deps.ops.delete({ def, namespace: name, name: obj.metadata.name }, { dryRun: false });
     }
   }
   if (left > 0) return;
   const spec = (ns.spec ?? {}) as { finalizers?: string[] };
   const finalizers = (spec.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER);
   const nsDef = deps.defOf(NS_RESOURCE)!;
-  deps.ops.update({ def: nsDef, name }, { ...ns, spec: { ...spec, finalizers } }, { fieldValidation: 'Ignore', dryRun: false });
+  deps.ops.update(
+    { def: nsDef, name },
+    { ...ns, spec: { ...spec, finalizers } },
+    { fieldValidation: 'Ignore', dryRun: false },
+  );
 }

@@ -3,7 +3,7 @@
  * and validation do: kind and apiVersion checks, unknown fields (Strict → 400, Warn → warning,
  * Ignore), pruning, defaulting, type and required-field checks.
  */
-import { badRequest, invalid, type FieldError, StatusError } from './errors.js';
+import { badRequest, invalid, type FieldError, type StatusError } from './errors.js';
 import { prune } from './prune.js';
 import { apiVersionOf } from './registry.js';
 import type { KubeObject, ResourceDef } from './types.js';
@@ -26,7 +26,9 @@ export function parseJson(text: string, def?: ResourceDef): unknown {
     return JSON.parse(text) as unknown;
   } catch (e) {
     const what = def ? ` (must be of type ${def.kind})` : '';
-    throw badRequest(`the object provided is unrecognized${what}: couldn't get version/kind; json parse error: ${(e as Error).message}`);
+    throw badRequest(
+      `the object provided is unrecognized${what}: couldn't get version/kind; json parse error: ${(e as Error).message}`,
+    );
   }
 }
 
@@ -37,18 +39,30 @@ function checkKind(def: ResourceDef, body: Record<string, unknown>): void {
     body.kind = def.kind;
   }
   if (body.apiVersion === undefined || body.apiVersion === '') {
-    if (!def.builtin) throw badRequest(`Object 'apiVersion' is missing in '${JSON.stringify(body).slice(0, 200)}'`);
+    if (!def.builtin)
+      throw badRequest(`Object 'apiVersion' is missing in '${JSON.stringify(body).slice(0, 200)}'`);
     body.apiVersion = expected;
   }
   if (body.apiVersion !== expected) {
-    throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`);
+    throw badRequest(
+      `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`,
+    );
   }
   if (body.kind !== def.kind) {
-    throw badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${def.kind})`);
+    throw badRequest(
+      `the kind in the data (${String(body.kind)}) does not match the expected kind (${def.kind})`,
+    );
   }
 }
 
-const GO_TYPES: Record<string, string> = { integer: 'int64', number: 'float64', string: 'string', boolean: 'bool', object: 'map[string]interface {}', array: '[]interface {}' };
+const GO_TYPES: Record<string, string> = {
+  integer: 'int64',
+  number: 'float64',
+  string: 'string',
+  boolean: 'bool',
+  object: 'map[string]interface {}',
+  array: '[]interface {}',
+};
 
 function decodeError(def: ResourceDef, e: FieldError): StatusError {
   const expected = /must be of type (\w+)/.exec(e.detail ?? '')?.[1] ?? 'unknown';
@@ -57,26 +71,45 @@ function decodeError(def: ResourceDef, e: FieldError): StatusError {
   );
 }
 
+const isString = (v: unknown): boolean => typeof v === 'string';
+const isStringMap = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(isString);
+const isStringList = (v: unknown): boolean => Array.isArray(v) && v.every(isString);
+
+/** The Go types of ObjectMeta's fields that requests most often get wrong. */
+const META_TYPES: [string, (v: unknown) => boolean, string][] = [
+  ...(['name', 'generateName', 'namespace', 'resourceVersion', 'uid'] as const).map(
+    (f): [string, (v: unknown) => boolean, string] => [f, isString, 'string'],
+  ),
+  ['labels', isStringMap, 'map[string]string'],
+  ['annotations', isStringMap, 'map[string]string'],
+  ['finalizers', isStringList, '[]string'],
+];
+
+function jsonType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  return v === null ? 'null' : typeof v;
+}
+
 function checkMetadataTypes(meta: unknown): FieldError[] {
   if (meta === undefined) return [];
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
-    return [{ type: 'FieldValueTypeInvalid', field: 'metadata', value: typeof meta, detail: 'metadata in body must be of type object' }];
+    return [
+      {
+        type: 'FieldValueTypeInvalid',
+        field: 'metadata',
+        value: jsonType(meta),
+        detail: 'metadata in body must be of type object',
+      },
+    ];
   }
   const m = meta as Record<string, unknown>;
-  const errors: FieldError[] = [];
-  for (const f of ['name', 'generateName', 'namespace', 'resourceVersion', 'uid'] as const) {
-    if (m[f] !== undefined && typeof m[f] !== 'string') errors.push({ type: 'FieldValueTypeInvalid', field: `metadata.${f}`, value: typeof m[f], detail: `metadata.${f} in body must be of type string: "${typeof m[f]}"` });
-  }
-  for (const f of ['labels', 'annotations'] as const) {
-    const map = m[f];
-    if (map === undefined) continue;
-    const ok = typeof map === 'object' && map !== null && !Array.isArray(map) && Object.values(map).every((v) => typeof v === 'string');
-    if (!ok) errors.push({ type: 'FieldValueTypeInvalid', field: `metadata.${f}`, value: 'object', detail: `metadata.${f} in body must be of type string map: "object"` });
-  }
-  if (m.finalizers !== undefined && !(Array.isArray(m.finalizers) && m.finalizers.every((f) => typeof f === 'string'))) {
-    errors.push({ type: 'FieldValueTypeInvalid', field: 'metadata.finalizers', value: 'array', detail: 'metadata.finalizers in body must be of type string list: "array"' });
-  }
-  return errors;
+  return META_TYPES.filter(([f, ok]) => m[f] !== undefined && !ok(m[f])).map(([f, , type]) => ({
+    type: 'FieldValueTypeInvalid',
+    field: `metadata.${f}`,
+    value: jsonType(m[f]),
+    detail: `metadata.${f} in body must be of type ${type}: "${jsonType(m[f])}"`,
+  }));
 }
 
 export interface DecodeOptions {
@@ -85,29 +118,37 @@ export interface DecodeOptions {
   name?: string;
 }
 
+/** Built-in kinds fail wrongly typed fields while decoding (400); CRDs in validation (422). */
+function failOn(def: ResourceDef, name: string, errors: FieldError[]): void {
+  if (!errors.length) return;
+  const typeError = errors.find((e) => e.type === 'FieldValueTypeInvalid');
+  if (def.builtin && typeError) throw decodeError(def, typeError);
+  throw invalid(def.kind, def.group, name, errors);
+}
+
+function nameIn(body: Record<string, unknown>): string {
+  const name = (body.metadata as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : '';
+}
+
 /** Decodes and validates a whole object of kind `def`. The input is not mutated. */
 export function decodeObject(def: ResourceDef, body: unknown, opts: DecodeOptions): Decoded {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw badRequest(`the object provided is unrecognized (must be of type ${def.kind}): json: cannot unmarshal ${Array.isArray(body) ? 'array' : typeof body} into Go value of type struct`);
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${def.kind}): json: cannot unmarshal ${jsonType(body)} into Go value of type struct`,
+    );
   }
   const copy = { ...(body as Record<string, unknown>) };
   checkKind(def, copy);
-  const metaErrors = checkMetadataTypes(copy.metadata);
-  const name = opts.name ?? String((copy.metadata as { name?: unknown } | undefined)?.name ?? '');
-  if (metaErrors.length) {
-    if (def.builtin) throw decodeError(def, metaErrors[0]);
-    throw invalid(def.kind, def.group, name, metaErrors);
-  }
+  const name = opts.name ?? nameIn(copy);
+  failOn(def, name, checkMetadataTypes(copy.metadata));
   const { value, unknown } = prune(copy, def.schema);
   if (unknown.length && opts.fieldValidation === 'Strict') {
     throw badRequest(`strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`);
   }
   const object = value as KubeObject;
   object.metadata ??= {};
-  const errors = validateAgainstSchema(def, object);
-  const typeErrors = errors.filter((e) => e.type === 'FieldValueTypeInvalid');
-  if (def.builtin && typeErrors.length) throw decodeError(def, typeErrors[0]);
-  if (errors.length) throw invalid(def.kind, def.group, name, errors);
+  failOn(def, name, validateAgainstSchema(def, object));
   const warnings = opts.fieldValidation === 'Warn' ? unknown.map((u) => `unknown field "${u}"`) : [];
   return { object, warnings };
 }

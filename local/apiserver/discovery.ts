@@ -33,15 +33,41 @@ function resourceEntries(def: ResourceDef): Record<string, unknown>[] {
   if (def.shortNames.length) main.shortNames = def.shortNames;
   if (def.categories.length) main.categories = def.categories;
   const out = [main];
-  if (def.subresources.status) out.push({ name: `${def.plural}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: SUB_VERBS });
+  if (def.subresources.status)
+    out.push({
+      name: `${def.plural}/status`,
+      singularName: '',
+      namespaced: def.namespaced,
+      kind: def.kind,
+      verbs: SUB_VERBS,
+    });
   if (def.subresources.scale) {
-    out.push({ name: `${def.plural}/scale`, singularName: '', namespaced: def.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });
+    out.push({
+      name: `${def.plural}/scale`,
+      singularName: '',
+      namespaced: def.namespaced,
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+      verbs: SUB_VERBS,
+    });
   }
-  if (def.kind === 'Namespace' && !def.group) out.push({ name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
+  if (def.kind === 'Namespace' && !def.group)
+    out.push({
+      name: 'namespaces/finalize',
+      singularName: '',
+      namespaced: false,
+      kind: 'Namespace',
+      verbs: ['update'],
+    });
   return out;
 }
 
-export function apiResourceList(registry: Registry, group: string, version: string): Record<string, unknown> | undefined {
+export function apiResourceList(
+  registry: Registry,
+  group: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const defs = registry.inGroupVersion(group, version);
   if (!defs.length) return undefined;
   return {
@@ -53,7 +79,11 @@ export function apiResourceList(registry: Registry, group: string, version: stri
 }
 
 export function apiVersions(serverAddress: string): Record<string, unknown> {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 function apiGroup(name: string, versions: string[]): Record<string, unknown> {

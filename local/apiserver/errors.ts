@@ -108,11 +108,16 @@ export function alreadyExists(gr: GroupResource, name: string): StatusError {
 }
 
 export function conflict(gr: GroupResource, name: string, why: string): StatusError {
-  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`, {
-    name,
-    group: gr.group,
-    kind: gr.resource,
-  });
+  return new StatusError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${why}`,
+    {
+      name,
+      group: gr.group,
+      kind: gr.resource,
+    },
+  );
 }
 
 export const MODIFIED_CONFLICT =
@@ -136,11 +141,19 @@ export function forbidden(gr: GroupResource, name: string, why: string): StatusE
 }
 
 export function methodNotAllowed(): StatusError {
-  return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  return new StatusError(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+  );
 }
 
 export function unsupportedMediaType(contentType: string): StatusError {
-  return new StatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json (got ${contentType})`);
+  return new StatusError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json (got ${contentType})`,
+  );
 }
 
 export function expired(message: string): StatusError {
@@ -159,16 +172,21 @@ export function internalError(message: string): StatusError {
 
 /** A field-level validation failure, rendered as Kubernetes renders `field.Error`. */
 export interface FieldError {
-  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueDuplicate' | 'FieldValueTypeInvalid';
+  type:
+    | 'FieldValueRequired'
+    | 'FieldValueInvalid'
+    | 'FieldValueNotSupported'
+    | 'FieldValueForbidden'
+    | 'FieldValueTooLong'
+    | 'FieldValueDuplicate'
+    | 'FieldValueTypeInvalid';
   field: string;
   detail?: string;
   value?: unknown;
 }
 
 function renderValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value === undefined) return 'null';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return value === undefined ? 'null' : JSON.stringify(value);
 }
 
 const LABELS: Record<FieldError['type'], string> = {
@@ -182,7 +200,11 @@ const LABELS: Record<FieldError['type'], string> = {
 };
 
 export function renderFieldError(e: FieldError): string {
-  const withValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported' || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid';
+  const withValue =
+    e.type === 'FieldValueInvalid' ||
+    e.type === 'FieldValueNotSupported' ||
+    e.type === 'FieldValueDuplicate' ||
+    e.type === 'FieldValueTypeInvalid';
   let text = `${e.field}: ${LABELS[e.type]}`;
   if (withValue) text += `: ${renderValue(e.value)}`;
   if (e.detail) text += `: ${e.detail}`;
@@ -198,6 +220,10 @@ export function invalid(kind: string, group: string, name: string, errors: Field
     name,
     group,
     kind,
-    causes: errors.map((e, i) => ({ reason: e.type, message: rendered[i].slice(e.field.length + 2), field: e.field })),
+    causes: errors.map((e, i) => ({
+      reason: e.type,
+      message: rendered[i].slice(e.field.length + 2),
+      field: e.field,
+    })),
   });
 }

@@ -56,7 +56,13 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   const specs = (opts.clusters ?? ['main']).map((c) => (typeof c === 'string' ? { name: c } : c));
   const byName = new Map<string, Cluster>();
   const make = (c: ClusterSpec, main: boolean): Cluster =>
-    new Cluster({ host: opts.host, historySize: opts.historySize, ...c, pki, crds: main || c.productCrds ? crds : [] });
+    new Cluster({
+      host: opts.host,
+      historySize: opts.historySize,
+      ...c,
+      pki,
+      crds: main || c.productCrds ? crds : [],
+    });
   specs.forEach((spec, i) => byName.set(spec.name, make(spec, i === 0)));
   try {
     for (const c of byName.values()) await c.start();

@@ -22,9 +22,20 @@ export function validateName(kind: string, name: string, field = 'metadata.name'
   const asLabel = (LABEL_NAMED_KINDS as readonly string[]).includes(kind);
   const max = asLabel ? 63 : 253;
   const errors: FieldError[] = [];
-  if (name.length > max) errors.push({ type: 'FieldValueInvalid', field, value: name, detail: `must be no more than ${max} characters` });
+  if (name.length > max)
+    errors.push({
+      type: 'FieldValueInvalid',
+      field,
+      value: name,
+      detail: `must be no more than ${max} characters`,
+    });
   if (!(asLabel ? DNS1123_LABEL : DNS1123_SUBDOMAIN).test(name)) {
-    errors.push({ type: 'FieldValueInvalid', field, value: name, detail: asLabel ? LABEL_MSG : SUBDOMAIN_MSG });
+    errors.push({
+      type: 'FieldValueInvalid',
+      field,
+      value: name,
+      detail: asLabel ? LABEL_MSG : SUBDOMAIN_MSG,
+    });
   }
   return errors;
 }
@@ -32,7 +43,8 @@ export function validateName(kind: string, name: string, field = 'metadata.name'
 /** A qualified name (`prefix/name`) as label keys, annotation keys and finalizers use. */
 export function qualifiedNameProblem(key: string): string | undefined {
   const parts = key.split('/');
-  if (parts.length > 2) return "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+  if (parts.length > 2)
+    return "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
   const [prefix, name] = parts.length === 2 ? parts : ['', parts[0]];
   if (parts.length === 2 && (!prefix || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) {
     return `prefix part ${SUBDOMAIN_MSG}`;
@@ -54,7 +66,8 @@ function validateStringMap(map: unknown, field: string, checkValues: boolean): F
         type: 'FieldValueInvalid',
         field: `${field}`,
         value,
-        detail: "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+        detail:
+          "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
       });
     }
   }
@@ -67,7 +80,11 @@ function validateAnnotations(annotations: Record<string, string> | undefined): F
   const errors = validateStringMap(annotations, 'metadata.annotations', false);
   const size = Object.entries(annotations ?? {}).reduce((n, [k, v]) => n + k.length + String(v).length, 0);
   if (size > MAX_ANNOTATIONS_BYTES) {
-    errors.push({ type: 'FieldValueTooLong', field: 'metadata.annotations', detail: `may not be more than ${MAX_ANNOTATIONS_BYTES} bytes` });
+    errors.push({
+      type: 'FieldValueTooLong',
+      field: 'metadata.annotations',
+      detail: `may not be more than ${MAX_ANNOTATIONS_BYTES} bytes`,
+    });
   }
   return errors;
 }
@@ -76,7 +93,13 @@ function validateFinalizers(finalizers: string[] | undefined): FieldError[] {
   const errors: FieldError[] = [];
   (finalizers ?? []).forEach((f, i) => {
     const problem = qualifiedNameProblem(f);
-    if (problem) errors.push({ type: 'FieldValueInvalid', field: `metadata.finalizers[${i}]`, value: f, detail: problem });
+    if (problem)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `metadata.finalizers[${i}]`,
+        value: f,
+        detail: problem,
+      });
   });
   return errors;
 }
@@ -86,14 +109,43 @@ function validateOwnerReferences(meta: ObjectMeta): FieldError[] {
   let controllers = 0;
   (meta.ownerReferences ?? []).forEach((ref, i) => {
     const field = `metadata.ownerReferences[${i}]`;
-    if (!ref.apiVersion) errors.push({ type: 'FieldValueInvalid', field: `${field}.apiVersion`, value: ref.apiVersion ?? '', detail: 'version must not be empty' });
-    if (!ref.kind) errors.push({ type: 'FieldValueInvalid', field: `${field}.kind`, value: ref.kind ?? '', detail: 'kind must not be empty' });
-    if (!ref.name) errors.push({ type: 'FieldValueInvalid', field: `${field}.name`, value: ref.name ?? '', detail: 'name must not be empty' });
-    if (!ref.uid) errors.push({ type: 'FieldValueInvalid', field: `${field}.uid`, value: ref.uid ?? '', detail: 'uid must not be empty' });
+    if (!ref.apiVersion)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${field}.apiVersion`,
+        value: ref.apiVersion ?? '',
+        detail: 'version must not be empty',
+      });
+    if (!ref.kind)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${field}.kind`,
+        value: ref.kind ?? '',
+        detail: 'kind must not be empty',
+      });
+    if (!ref.name)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${field}.name`,
+        value: ref.name ?? '',
+        detail: 'name must not be empty',
+      });
+    if (!ref.uid)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: `${field}.uid`,
+        value: ref.uid ?? '',
+        detail: 'uid must not be empty',
+      });
     if (ref.controller) controllers++;
   });
   if (controllers > 1) {
-    errors.push({ type: 'FieldValueInvalid', field: 'metadata.ownerReferences', value: meta.ownerReferences, detail: 'Only one reference can have Controller set to true' });
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'metadata.ownerReferences',
+      value: meta.ownerReferences,
+      detail: 'Only one reference can have Controller set to true',
+    });
   }
   return errors;
 }
@@ -101,7 +153,12 @@ function validateOwnerReferences(meta: ObjectMeta): FieldError[] {
 /** Checks the metadata of an object about to be stored (name already resolved from generateName). */
 export function validateMeta(kind: string, meta: ObjectMeta): FieldError[] {
   const errors: FieldError[] = [];
-  if (!meta.name) errors.push({ type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' });
+  if (!meta.name)
+    errors.push({
+      type: 'FieldValueRequired',
+      field: 'metadata.name',
+      detail: 'name or generateName is required',
+    });
   else errors.push(...validateName(kind, meta.name));
   errors.push(...validateStringMap(meta.labels, 'metadata.labels', true));
   errors.push(...validateAnnotations(meta.annotations));
@@ -116,7 +173,11 @@ export function validateMetaUpdate(next: ObjectMeta, prev: ObjectMeta): FieldErr
   if (prev.deletionTimestamp) {
     const added = (next.finalizers ?? []).filter((f) => !(prev.finalizers ?? []).includes(f));
     if (added.length) {
-      errors.push({ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}` });
+      errors.push({
+        type: 'FieldValueForbidden',
+        field: 'metadata.finalizers',
+        detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+      });
     }
   }
   return errors;

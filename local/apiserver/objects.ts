@@ -3,7 +3,7 @@
  * generation rules, the scale and metadata-only views.
  */
 import { randomUUID } from 'node:crypto';
-import { formatLabelSelector, fromMetaLabelSelector, type MetaLabelSelector } from './selectors.js';
+import { formatLabelSelector, fromMetaLabelSelector } from './selectors.js';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
 export function deepEqual(a: unknown, b: unknown): boolean {
@@ -17,7 +17,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const ak = Object.keys(a);
   const bo = b as Record<string, unknown>;
   if (ak.length !== Object.keys(bo).length) return false;
-  return ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && deepEqual((a as Record<string, unknown>)[k], bo[k]));
+  return ak.every(
+    (k) => Object.prototype.hasOwnProperty.call(bo, k) && deepEqual((a as Record<string, unknown>)[k], bo[k]),
+  );
 }
 
 export function clone<T>(v: T): T {
@@ -42,7 +44,13 @@ export function generateName(prefix: string, rand: () => number = Math.random): 
 }
 
 /** Built-in kinds that keep metadata.generation (the others never set it). */
-const BUILTIN_GENERATION_KINDS = ['Deployment', 'StatefulSet', 'HorizontalPodAutoscaler', 'CustomResourceDefinition', 'Service'] as const;
+const BUILTIN_GENERATION_KINDS = [
+  'Deployment',
+  'StatefulSet',
+  'HorizontalPodAutoscaler',
+  'CustomResourceDefinition',
+  'Service',
+] as const;
 
 export function tracksGeneration(def: ResourceDef): boolean {
   return !def.builtin || (BUILTIN_GENERATION_KINDS as readonly string[]).includes(def.kind);
@@ -59,13 +67,22 @@ export function specChanged(prev: KubeObject, next: KubeObject): boolean {
 
 /** Equality that ignores the fields only the server sets on every write. */
 export function sameContent(prev: KubeObject, next: KubeObject): boolean {
-  const norm = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
+  const norm = (o: KubeObject): KubeObject => ({
+    ...o,
+    metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined },
+  });
   return deepEqual(JSON.parse(JSON.stringify(norm(prev))), JSON.parse(JSON.stringify(norm(next))));
 }
 
 /** Metadata an update may not change: carried over from the stored object. */
 export function carryServerMeta(next: ObjectMeta, prev: ObjectMeta): ObjectMeta {
-  const out: ObjectMeta = { ...next, uid: prev.uid, creationTimestamp: prev.creationTimestamp, name: prev.name, namespace: prev.namespace };
+  const out: ObjectMeta = {
+    ...next,
+    uid: prev.uid,
+    creationTimestamp: prev.creationTimestamp,
+    name: prev.name,
+    namespace: prev.namespace,
+  };
   if (prev.deletionTimestamp) {
     out.deletionTimestamp = prev.deletionTimestamp;
     out.deletionGracePeriodSeconds = prev.deletionGracePeriodSeconds;
@@ -110,14 +127,23 @@ export function toScale(def: ResourceDef, obj: KubeObject): KubeObject {
   let selector = scale.labelSelectorPath ? readPath(obj, scale.labelSelectorPath) : undefined;
   if (typeof selector !== 'string') {
     const specSelector = readPath(obj, '.spec.selector');
-    selector = specSelector && typeof specSelector === 'object' ? formatLabelSelector(fromMetaLabelSelector(specSelector as MetaLabelSelector)) : undefined;
+    selector =
+      specSelector && typeof specSelector === 'object'
+        ? formatLabelSelector(fromMetaLabelSelector(specSelector))
+        : undefined;
   }
   const status: Record<string, unknown> = { replicas: Number(readPath(obj, scale.statusReplicasPath) ?? 0) };
   if (selector) status.selector = selector;
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: { replicas: Number(readPath(obj, scale.specReplicasPath) ?? 0) },
     status,
   };

@@ -17,7 +17,12 @@ const OBJECT_META_SCHEMA: JSONSchemaProps = {
     creationTimestamp: { type: 'string', format: 'date-time' },
     deletionGracePeriodSeconds: { type: 'integer', format: 'int64' },
     deletionTimestamp: { type: 'string', format: 'date-time' },
-    finalizers: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge' },
+    finalizers: {
+      type: 'array',
+      items: { type: 'string' },
+      'x-kubernetes-list-type': 'set',
+      'x-kubernetes-patch-strategy': 'merge',
+    },
     generateName: { type: 'string' },
     generation: { type: 'integer', format: 'int64' },
     labels: { type: 'object', additionalProperties: { type: 'string' } },
@@ -71,34 +76,74 @@ function param(name: string, in_: 'query' | 'path', type = 'string'): Record<str
   return { name, in: in_, required: in_ === 'path', schema: { type }, uniqueItems: true };
 }
 
-const WRITE_PARAMS = [param('dryRun', 'query'), param('fieldManager', 'query'), param('fieldValidation', 'query')];
-const LIST_PARAMS = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch'].map((n) => param(n, 'query'));
+const WRITE_PARAMS = [
+  param('dryRun', 'query'),
+  param('fieldManager', 'query'),
+  param('fieldValidation', 'query'),
+];
+const LIST_PARAMS = [
+  'allowWatchBookmarks',
+  'continue',
+  'fieldSelector',
+  'labelSelector',
+  'limit',
+  'resourceVersion',
+  'resourceVersionMatch',
+  'sendInitialEvents',
+  'timeoutSeconds',
+  'watch',
+].map((n) => param(n, 'query'));
 const PATCH_BODY = {
-  content: Object.fromEntries(['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'].map((t) => [t, { schema: { type: 'object' } }])),
+  content: Object.fromEntries(
+    [
+      'application/apply-patch+yaml',
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+    ].map((t) => [t, { schema: { type: 'object' } }]),
+  ),
   required: true,
 };
 
-function op(def: ResourceDef, action: string, id: string, extra: Record<string, unknown>): Record<string, unknown> {
+function op(
+  def: ResourceDef,
+  action: string,
+  id: string,
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
   return {
     operationId: `${action}${def.kind}${id}`,
     'x-kubernetes-action': action,
     'x-kubernetes-group-version-kind': { group: def.group, version: def.version, kind: def.kind },
-    responses: { '200': { description: 'OK', content: { 'application/json': { schema: ref(schemaName(def)) } } } },
+    responses: {
+      '200': { description: 'OK', content: { 'application/json': { schema: ref(schemaName(def)) } } },
+    },
     ...extra,
   };
 }
 
 function paths(def: ResourceDef): Record<string, unknown> {
   const base = def.group ? `/apis/${def.group}/${def.version}` : `/api/${def.version}`;
-  const collection = def.namespaced ? `${base}/namespaces/{namespace}/${def.plural}` : `${base}/${def.plural}`;
+  const collection = def.namespaced
+    ? `${base}/namespaces/{namespace}/${def.plural}`
+    : `${base}/${def.plural}`;
   const pathParams = def.namespaced ? [param('namespace', 'path')] : [];
   const body = { content: { 'application/json': { schema: ref(schemaName(def)) } }, required: true };
   const item = {
     parameters: [...pathParams, param('name', 'path')],
     get: op(def, 'get', '', {}),
     put: op(def, 'put', '', { parameters: WRITE_PARAMS, requestBody: body }),
-    patch: op(def, 'patch', '', { parameters: [...WRITE_PARAMS, param('force', 'query', 'boolean')], requestBody: PATCH_BODY }),
-    delete: op(def, 'delete', '', { parameters: [param('dryRun', 'query'), param('gracePeriodSeconds', 'query', 'integer'), param('propagationPolicy', 'query')] }),
+    patch: op(def, 'patch', '', {
+      parameters: [...WRITE_PARAMS, param('force', 'query', 'boolean')],
+      requestBody: PATCH_BODY,
+    }),
+    delete: op(def, 'delete', '', {
+      parameters: [
+        param('dryRun', 'query'),
+        param('gracePeriodSeconds', 'query', 'integer'),
+        param('propagationPolicy', 'query'),
+      ],
+    }),
   };
   const out: Record<string, unknown> = {
     [collection]: {
@@ -116,7 +161,10 @@ function paths(def: ResourceDef): Record<string, unknown> {
       parameters: item.parameters,
       get: op(def, 'get', suffix, {}),
       put: op(def, 'put', suffix, { parameters: WRITE_PARAMS, requestBody: body }),
-      patch: op(def, 'patch', suffix, { parameters: [...WRITE_PARAMS, param('force', 'query', 'boolean')], requestBody: PATCH_BODY }),
+      patch: op(def, 'patch', suffix, {
+        parameters: [...WRITE_PARAMS, param('force', 'query', 'boolean')],
+        requestBody: PATCH_BODY,
+      }),
     };
   }
   return out;
@@ -125,13 +173,17 @@ function paths(def: ResourceDef): Record<string, unknown> {
 function componentSchema(def: ResourceDef): JSONSchemaProps & Record<string, unknown> {
   return {
     ...def.schema,
-    properties: { ...(def.schema.properties ?? {}), metadata: { allOf: [ref(OBJECT_META)] } as JSONSchemaProps },
+    properties: { ...(def.schema.properties ?? {}), metadata: { allOf: [ref(OBJECT_META)] } },
     'x-kubernetes-group-version-kind': [{ group: def.group, version: def.version, kind: def.kind }],
   };
 }
 
 /** The OpenAPI v3 document of one group-version. */
-export function groupVersionDoc(registry: Registry, group: string, version: string): Record<string, unknown> | undefined {
+export function groupVersionDoc(
+  registry: Registry,
+  group: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const defs = registry.inGroupVersion(group, version);
   if (!defs.length) return undefined;
   const schemas: Record<string, unknown> = { [OBJECT_META]: OBJECT_META_SCHEMA };

@@ -31,7 +31,7 @@ import {
 import { resourceKey } from './registry.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { Store } from './store.js';
-import type { KubeObject, ResourceDef } from './types.js';
+import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
 export type Subresource = 'status' | 'scale' | undefined;
 
@@ -126,30 +126,37 @@ export class Operations {
     if (opts.continue) {
       const token = decodeContinue(opts.continue);
       if (token.rv < this.store.oldestResumableRV) {
-        throw expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+        throw expired(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        );
       }
       rv = token.rv;
       start = token.start;
     }
-    const all = this.store.list(resourceKey(scope.def), scope.namespace).filter((o) => (!start || keyOf(o) > start) && match(o));
+    const all = this.store
+      .list(resourceKey(scope.def), scope.namespace)
+      .filter((o) => (!start || keyOf(o) > start) && match(o));
     const limit = opts.limit && opts.limit > 0 ? opts.limit : all.length;
     const items = all.slice(0, limit);
     const result: ListResult = { items, resourceVersion: String(rv) };
     if (all.length > limit) {
-      result.continue = Buffer.from(JSON.stringify({ rv, start: keyOf(items[items.length - 1]) })).toString('base64url');
+      result.continue = Buffer.from(JSON.stringify({ rv, start: keyOf(items[items.length - 1]) })).toString(
+        'base64url',
+      );
       result.remainingItemCount = all.length - limit;
     }
     return result;
   }
 
-  create(scope: Scope, body: unknown, opts: WriteOptions): WriteResult {
+  /** Metadata of an object to be created: namespace, name, uid, timestamps, generation. */
+  private createMeta(scope: Scope, incoming: ObjectMeta): ObjectMeta {
     const { def } = scope;
-    const decoded = decodeObject(def, body, { fieldValidation: opts.fieldValidation });
-    const obj = decoded.object;
-    const meta = { ...obj.metadata };
+    const { deletionTimestamp: _d, deletionGracePeriodSeconds: _g, generation: _gen, ...meta } = incoming;
     if (def.namespaced) {
       if (meta.namespace && meta.namespace !== scope.namespace) {
-        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+        throw badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
       }
       meta.namespace = scope.namespace;
       this.checkNamespaceWritable(def, scope.namespace!);
@@ -158,15 +165,18 @@ export class Operations {
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     const errors = validateMeta(def.kind, meta);
     if (errors.length) throw invalid(def.kind, def.group, meta.name ?? '', errors);
+    const out: ObjectMeta = { ...meta, uid: newUid(), creationTimestamp: timestamp(this.now()) };
+    if (tracksGeneration(def)) out.generation = 1;
+    return out;
+  }
+
+  create(scope: Scope, body: unknown, opts: WriteOptions): WriteResult {
+    const { def } = scope;
+    const decoded = decodeObject(def, body, { fieldValidation: opts.fieldValidation });
+    const meta = this.createMeta(scope, decoded.object.metadata);
     const key = resourceKey(def);
     if (this.store.get(key, meta.namespace, meta.name!)) throw alreadyExists(groupResource(def), meta.name!);
-    meta.uid = newUid();
-    meta.creationTimestamp = timestamp(this.now());
-    delete meta.deletionTimestamp;
-    delete meta.deletionGracePeriodSeconds;
-    if (tracksGeneration(def)) meta.generation = 1;
-    else delete meta.generation;
-    const stored: KubeObject = { ...obj, metadata: meta };
+    const stored: KubeObject = { ...decoded.object, metadata: meta };
     if (def.subresources.status) delete stored.status;
     this.defaultOnCreate(def, stored);
     if (opts.dryRun) return { object: stored, warnings: decoded.warnings, created: true };
@@ -182,10 +192,14 @@ export class Operations {
     const decoded = decodeObject(def, body, { fieldValidation: opts.fieldValidation, name: scope.name });
     const incoming = decoded.object;
     if (incoming.metadata.name && incoming.metadata.name !== scope.name) {
-      throw badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${scope.name})`);
+      throw badRequest(
+        `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${scope.name})`,
+      );
     }
     if (def.namespaced && incoming.metadata.namespace && incoming.metadata.namespace !== scope.namespace) {
-      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      throw badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
     }
     this.checkPrecondition(def, prev, incoming.metadata.resourceVersion);
     let next: KubeObject;
@@ -206,7 +220,14 @@ export class Operations {
     const scale = body as { metadata?: { resourceVersion?: string }; spec?: { replicas?: unknown } };
     const replicas = scale?.spec?.replicas;
     if (replicas !== undefined && (!Number.isInteger(replicas) || (replicas as number) < 0)) {
-      throw invalid('Scale', 'autoscaling', scope.name!, [{ type: 'FieldValueInvalid', field: 'spec.replicas', value: replicas, detail: 'must be greater than or equal to 0' }]);
+      throw invalid('Scale', 'autoscaling', scope.name!, [
+        {
+          type: 'FieldValueInvalid',
+          field: 'spec.replicas',
+          value: replicas,
+          detail: 'must be greater than or equal to 0',
+        },
+      ]);
     }
     this.checkPrecondition(def, prev, scale?.metadata?.resourceVersion);
     const next = writePath(prev, def.subresources.scale!.specReplicasPath, replicas ?? 0);
@@ -217,16 +238,17 @@ export class Operations {
   delete(scope: Scope, opts: DeleteOptions): { object: KubeObject; deleted: boolean } {
     const { def } = scope;
     const prev = this.get({ ...scope, subresource: undefined });
-    const pre = opts.preconditions;
-    if (pre?.uid && pre.uid !== prev.metadata.uid) {
-      throw conflict(groupResource(def), scope.name!, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${prev.metadata.uid}`);
-    }
-    if (pre?.resourceVersion && pre.resourceVersion !== prev.metadata.resourceVersion) {
-      throw conflict(groupResource(def), scope.name!, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${prev.metadata.resourceVersion}`);
-    }
+    checkDeletePreconditions(def, prev, opts.preconditions);
     if (prev.metadata.deletionTimestamp) return { object: prev, deleted: false };
     if (hasFinalizers(def, prev)) {
-      let next: KubeObject = { ...prev, metadata: { ...prev.metadata, deletionTimestamp: timestamp(this.now()), deletionGracePeriodSeconds: 0 } };
+      let next: KubeObject = {
+        ...prev,
+        metadata: {
+          ...prev.metadata,
+          deletionTimestamp: timestamp(this.now()),
+          deletionGracePeriodSeconds: 0,
+        },
+      };
       if (def.kind === 'Namespace' && !def.group) next = writePath(next, '.status.phase', 'Terminating');
       if (!opts.dryRun) this.store.put(resourceKey(def), this.withNewRV(next), 'MODIFIED', prev);
       return { object: next, deleted: false };
@@ -242,15 +264,20 @@ export class Operations {
   }
 
   private checkPrecondition(def: ResourceDef, prev: KubeObject, rv: string | undefined): void {
-    if (rv && rv !== prev.metadata.resourceVersion) throw conflict(groupResource(def), prev.metadata.name!, MODIFIED_CONFLICT);
+    if (rv && rv !== prev.metadata.resourceVersion)
+      throw conflict(groupResource(def), prev.metadata.name!, MODIFIED_CONFLICT);
   }
 
   /** Stores an updated object (or finishes a deletion whose last finalizer went away). */
   private commit(def: ResourceDef, prev: KubeObject, candidate: KubeObject, opts: WriteOptions): WriteResult {
     const next = { ...candidate, metadata: { ...candidate.metadata } };
-    const errors = [...validateMeta(def.kind, next.metadata), ...validateMetaUpdate(next.metadata, prev.metadata)];
+    const errors = [
+      ...validateMeta(def.kind, next.metadata),
+      ...validateMetaUpdate(next.metadata, prev.metadata),
+    ];
     if (errors.length) throw invalid(def.kind, def.group, prev.metadata.name!, errors);
-    if (tracksGeneration(def) && specChanged(prev, next)) next.metadata.generation = (prev.metadata.generation ?? 0) + 1;
+    if (tracksGeneration(def) && specChanged(prev, next))
+      next.metadata.generation = (prev.metadata.generation ?? 0) + 1;
     next.metadata.resourceVersion = prev.metadata.resourceVersion;
     if (sameContent(prev, next)) return { object: prev, warnings: [] };
     if (opts.dryRun) return { object: next, warnings: [] };
@@ -265,7 +292,11 @@ export class Operations {
     const ns = this.store.get('/namespaces', undefined, namespace);
     if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.metadata.deletionTimestamp) {
-      throw forbidden(groupResource(def), '', `unable to create new content in namespace ${namespace} because it is being terminated`);
+      throw forbidden(
+        groupResource(def),
+        '',
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+      );
     }
   }
 
@@ -278,11 +309,37 @@ export class Operations {
   }
 }
 
+function checkDeletePreconditions(
+  def: ResourceDef,
+  prev: KubeObject,
+  pre: DeleteOptions['preconditions'],
+): void {
+  const name = prev.metadata.name!;
+  if (pre?.uid && pre.uid !== prev.metadata.uid) {
+    throw conflict(
+      groupResource(def),
+      name,
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${prev.metadata.uid}`,
+    );
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== prev.metadata.resourceVersion) {
+    throw conflict(
+      groupResource(def),
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${prev.metadata.resourceVersion}`,
+    );
+  }
+}
+
 function keyOf(o: KubeObject): string {
   return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name!;
 }
 
 export function hasFinalizers(def: ResourceDef, obj: KubeObject): boolean {
   if ((obj.metadata.finalizers ?? []).length > 0) return true;
-  return def.kind === 'Namespace' && !def.group && ((readPath(obj, '.spec.finalizers') as string[] | undefined) ?? []).length > 0;
+  return (
+    def.kind === 'Namespace' &&
+    !def.group &&
+    ((readPath(obj, '.spec.finalizers') as string[] | undefined) ?? []).length > 0
+  );
 }

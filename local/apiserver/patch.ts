@@ -45,44 +45,64 @@ export function mergePatch(target: Json, patch: Json): Json {
 
 export function jsonPatch(target: Json, patchText: string): Json {
   const ops = parseJson(patchText);
-  if (!Array.isArray(ops)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (!Array.isArray(ops))
+    throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   try {
     return applyPatch(structuredClone(target), ops as fastJsonPatch.Operation[], true, false).newDocument;
   } catch (e) {
     const message = (e as Error).message.split('\n')[0];
-    throw new StatusError(422, 'Invalid', `the server rejected our request due to an error in our request: ${message}`);
+    throw new StatusError(
+      422,
+      'Invalid',
+      `the server rejected our request due to an error in our request: ${message}`,
+    );
   }
 }
 
 function propSchema(schema: JSONSchemaProps | undefined, key: string): JSONSchemaProps | undefined {
   if (!schema) return undefined;
-  return schema.properties?.[key] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+  return (
+    schema.properties?.[key] ??
+    (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined)
+  );
 }
 
-function strategyOf(schema: JSONSchemaProps | undefined): { merge: boolean; retainKeys: boolean; key?: string } {
+function strategyOf(schema: JSONSchemaProps | undefined): {
+  merge: boolean;
+  retainKeys: boolean;
+  key?: string;
+} {
   const strategy = schema?.['x-kubernetes-patch-strategy'] ?? '';
-  return { merge: strategy.split(',').includes('merge'), retainKeys: strategy.includes('retainKeys'), key: schema?.['x-kubernetes-patch-merge-key'] };
+  return {
+    merge: strategy.split(',').includes('merge'),
+    retainKeys: strategy.includes('retainKeys'),
+    key: schema?.['x-kubernetes-patch-merge-key'],
+  };
+}
+
+function mergeByKey(
+  target: unknown[],
+  patch: unknown[],
+  key: string,
+  itemSchema: JSONSchemaProps | undefined,
+): unknown[] {
+  let out = [...target];
+  for (const item of patch.filter(isObject)) {
+    const idx = out.findIndex((t) => isObject(t) && t[key] === item[key]);
+    if (item.$patch === 'delete') out = out.filter((_, i) => i !== idx);
+    else if (idx >= 0) out[idx] = strategicMerge(out[idx], item, itemSchema);
+    else out.push(strategicMerge({}, item, itemSchema));
+  }
+  return out;
 }
 
 function mergeList(target: unknown[], patch: unknown[], schema: JSONSchemaProps | undefined): unknown[] {
   const { merge, key } = strategyOf(schema);
-  if (!merge) return patch.filter((p) => !(isObject(p) && p.$patch));
-  if (!key) return [...target, ...patch.filter((p) => !target.some((t) => JSON.stringify(t) === JSON.stringify(p)))];
-  if (patch.some((p) => isObject(p) && p.$patch === 'replace')) {
-    return patch.filter((p) => !(isObject(p) && p.$patch === 'replace'));
-  }
-  let out = [...target];
-  for (const item of patch) {
-    if (!isObject(item)) continue;
-    const idx = out.findIndex((t) => isObject(t) && t[key] === item[key]);
-    if (item.$patch === 'delete') {
-      if (idx >= 0) out = out.filter((_, i) => i !== idx);
-      continue;
-    }
-    if (idx >= 0) out[idx] = strategicMerge(out[idx], item, schema?.items);
-    else out.push(strategicMerge({}, item, schema?.items));
-  }
-  return out;
+  const replace = patch.some((p) => isObject(p) && p.$patch === 'replace');
+  if (!merge || replace) return patch.filter((p) => !(isObject(p) && p.$patch));
+  if (!key)
+    return [...target, ...patch.filter((p) => !target.some((t) => JSON.stringify(t) === JSON.stringify(p)))];
+  return mergeByKey(target, patch, key, schema?.items);
 }
 
 function orderBy(list: unknown[], order: unknown[], key: string | undefined): unknown[] {
@@ -92,17 +112,22 @@ function orderBy(list: unknown[], order: unknown[], key: string | undefined): un
   return [...known, ...list.filter((v) => !ranks.has(id(v)))];
 }
 
+const LIST_DIRECTIVES: Record<
+  string,
+  (list: unknown[], arg: unknown[], schema: JSONSchemaProps | undefined) => unknown[]
+> = {
+  '$setElementOrder/': (list, order, schema) => orderBy(list, order, strategyOf(schema).key),
+  '$deleteFromPrimitiveList/': (list, remove) => list.filter((x) => !remove.includes(x)),
+};
+
 function applyDirectives(out: JsonObject, patch: JsonObject, schema: JSONSchemaProps | undefined): void {
   for (const [k, v] of Object.entries(patch)) {
-    if (k.startsWith('$setElementOrder/')) {
-      const field = k.slice('$setElementOrder/'.length);
-      if (Array.isArray(out[field]) && Array.isArray(v)) {
-        out[field] = orderBy(out[field] as unknown[], v, strategyOf(propSchema(schema, field)).key);
-      }
-    } else if (k.startsWith('$deleteFromPrimitiveList/')) {
-      const field = k.slice('$deleteFromPrimitiveList/'.length);
-      if (Array.isArray(out[field]) && Array.isArray(v)) out[field] = (out[field] as unknown[]).filter((x) => !v.includes(x));
-    }
+    const prefix = Object.keys(LIST_DIRECTIVES).find((p) => k.startsWith(p));
+    if (!prefix) continue;
+    const field = k.slice(prefix.length);
+    const list = out[field];
+    if (Array.isArray(list) && Array.isArray(v))
+      out[field] = LIST_DIRECTIVES[prefix](list, v, propSchema(schema, field));
   }
   if (Array.isArray(patch.$retainKeys)) {
     const keep = new Set(patch.$retainKeys as string[]);
@@ -121,15 +146,17 @@ export function strategicMerge(target: Json, patch: Json, schema: JSONSchemaProp
   const out: JsonObject = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (key.startsWith('$')) continue;
-    const sub = propSchema(schema, key);
-    if (value === null) delete out[key];
-    else if (Array.isArray(value)) out[key] = mergeList(Array.isArray(out[key]) ? (out[key] as unknown[]) : [], value, sub);
-    else if (isObject(value)) {
-      const merged = strategicMerge(out[key], value, sub);
-      if (merged === undefined) delete out[key];
-      else out[key] = merged;
-    } else out[key] = value;
+    const merged = mergeField(out[key], value, propSchema(schema, key));
+    if (merged === undefined) delete out[key];
+    else out[key] = merged;
   }
   applyDirectives(out, patch, schema);
   return out;
+}
+
+function mergeField(current: Json, value: Json, schema: JSONSchemaProps | undefined): Json {
+  if (value === null) return undefined;
+  if (Array.isArray(value)) return mergeList(Array.isArray(current) ? current : [], value, schema);
+  if (isObject(value)) return strategicMerge(current, value, schema);
+  return value;
 }

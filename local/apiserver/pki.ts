@@ -5,8 +5,6 @@
  */
 import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
-
-type KeyPair = webcrypto.CryptoKeyPair;
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as x509 from '@peculiar/x509';
@@ -29,7 +27,7 @@ export async function createPki(hosts: string[] = ['127.0.0.1', 'localhost', '::
   x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
   const notBefore = new Date(Date.now() - 60_000);
   const notAfter = new Date(Date.now() + 10 * YEAR_MS);
-  const caKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as KeyPair;
+  const caKeys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: Date.now().toString(16),
     name: 'CN=landscape-ca',
@@ -42,8 +40,10 @@ export async function createPki(hosts: string[] = ['127.0.0.1', 'localhost', '::
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
     ],
   });
-  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as KeyPair;
-  const names = hosts.map((h) => (/^[\d.]+$|:/.test(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }));
+  const keys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
+  const names = hosts.map((h) =>
+    /^[\d.]+$|:/.test(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h },
+  );
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: (Date.now() + 1).toString(16),
     subject: 'CN=kube-apiserver',
@@ -68,12 +68,18 @@ const FILES = { caCert: 'ca.crt', cert: 'apiserver.crt', key: 'apiserver.key' } 
 /** Loads the PKI kept in `dir`, or makes one and keeps it there. */
 export async function loadOrCreatePki(dir: string): Promise<Pki> {
   try {
-    const [caCert, cert, key] = await Promise.all([FILES.caCert, FILES.cert, FILES.key].map((f) => readFile(join(dir, f), 'utf8')));
+    const [caCert, cert, key] = await Promise.all(
+      [FILES.caCert, FILES.cert, FILES.key].map((f) => readFile(join(dir, f), 'utf8')),
+    );
     return { caCert, cert, key };
   } catch {
     const pki = await createPki();
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await Promise.all((Object.keys(FILES) as (keyof Pki)[]).map((k) => writeFile(join(dir, FILES[k]), pki[k], { mode: 0o600 })));
+    await Promise.all(
+      (Object.keys(FILES) as (keyof Pki)[]).map((k) =>
+        writeFile(join(dir, FILES[k]), pki[k], { mode: 0o600 }),
+      ),
+    );
     return pki;
   }
 }

@@ -26,7 +26,7 @@ export const OBJECT_META_FIELDS = [
 const META_SCHEMA: JSONSchemaProps = {
   type: 'object',
   properties: Object.fromEntries(
-    OBJECT_META_FIELDS.map((f) => [f, { 'x-kubernetes-preserve-unknown-fields': true } as JSONSchemaProps]),
+    OBJECT_META_FIELDS.map((f) => [f, { 'x-kubernetes-preserve-unknown-fields': true }]),
   ),
 };
 
@@ -50,18 +50,28 @@ function keepsUnknown(schema: JSONSchemaProps): boolean {
   return schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties === true;
 }
 
+const TYPE_META: Record<string, JSONSchemaProps> = {
+  apiVersion: { type: 'string' },
+  kind: { type: 'string' },
+  metadata: META_SCHEMA,
+};
+
 function childSchema(schema: JSONSchemaProps, key: string, top: boolean): JSONSchemaProps | undefined {
-  if (top && key === 'metadata') return META_SCHEMA;
-  if (top && (key === 'apiVersion' || key === 'kind')) return { type: 'string' };
-  if (schema['x-kubernetes-embedded-resource'] && (key === 'apiVersion' || key === 'kind')) return { type: 'string' };
-  if (schema['x-kubernetes-embedded-resource'] && key === 'metadata') return META_SCHEMA;
+  const embedded = top || schema['x-kubernetes-embedded-resource'] === true;
+  if (embedded && Object.prototype.hasOwnProperty.call(TYPE_META, key)) return TYPE_META[key];
   const prop = schema.properties?.[key];
   if (prop) return prop;
   if (typeof schema.additionalProperties === 'object') return schema.additionalProperties;
   return undefined;
 }
 
-function pruneObject(value: Record<string, unknown>, schema: JSONSchemaProps, path: string, unknown: string[], top: boolean): Record<string, unknown> {
+function pruneObject(
+  value: Record<string, unknown>,
+  schema: JSONSchemaProps,
+  path: string,
+  unknown: string[],
+  top: boolean,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     const sub = childSchema(schema, key, top);
@@ -76,20 +86,36 @@ function pruneObject(value: Record<string, unknown>, schema: JSONSchemaProps, pa
   return out;
 }
 
-function pruneNode(value: unknown, schema: JSONSchemaProps, path: string, unknown: string[], top: boolean): unknown {
+function pruneArray(value: unknown[], schema: JSONSchemaProps, path: string, unknown: string[]): unknown[] {
+  const items = schema.items;
+  if (!items) return value;
+  return value.map((item, i) => {
+    const pruned = pruneNode(item, items, `${path}[${i}]`, unknown, false);
+    return pruned === DROP ? null : pruned;
+  });
+}
+
+function describesFields(schema: JSONSchemaProps, top: boolean): boolean {
+  return (
+    top ||
+    schema.properties !== undefined ||
+    schema.additionalProperties !== undefined ||
+    schema['x-kubernetes-embedded-resource'] === true
+  );
+}
+
+function pruneNode(
+  value: unknown,
+  schema: JSONSchemaProps,
+  path: string,
+  unknown: string[],
+  top: boolean,
+): unknown {
   if (value === null) return schema.nullable ? null : DROP;
-  if (Array.isArray(value)) {
-    const items = schema.items;
-    if (!items) return value;
-    return value.map((item, i) => {
-      const pruned = pruneNode(item, items, `${path}[${i}]`, unknown, false);
-      return pruned === DROP ? null : pruned;
-    });
-  }
-  if (isPlainObject(value) && (schema.properties || schema.additionalProperties !== undefined || top || schema['x-kubernetes-embedded-resource'])) {
-    return pruneObject(value, schema, path, unknown, top);
-  }
-  if (isPlainObject(value) && schema.type === 'object' && !keepsUnknown(schema)) {
+  if (Array.isArray(value)) return pruneArray(value, schema, path, unknown);
+  if (!isPlainObject(value)) return value;
+  if (describesFields(schema, top)) return pruneObject(value, schema, path, unknown, top);
+  if (schema.type === 'object' && !keepsUnknown(schema)) {
     // An object schema with neither properties nor additionalProperties keeps nothing.
     for (const key of Object.keys(value)) unknown.push(join(path, key));
     return {};

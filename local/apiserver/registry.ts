@@ -11,7 +11,9 @@ export function apiVersionOf(def: Pick<ResourceDef, 'group' | 'version'>): strin
 /** Splits `apps/v1` into group and version; `v1` is the core group. */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 /** The storage key of a resource type: `<group>/<plural>` (one store per group-resource, whatever the version). */
@@ -99,7 +101,14 @@ interface CrdVersion {
 interface CrdSpec {
   group: string;
   scope: 'Namespaced' | 'Cluster';
-  names: { kind: string; listKind?: string; plural: string; singular?: string; shortNames?: string[]; categories?: string[] };
+  names: {
+    kind: string;
+    listKind?: string;
+    plural: string;
+    singular?: string;
+    shortNames?: string[];
+    categories?: string[];
+  };
   versions: CrdVersion[];
 }
 

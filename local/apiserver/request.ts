@@ -25,7 +25,9 @@ export interface ApiPath {
 }
 
 /** Splits `/api/v1/...` and `/apis/<group>/<version>/...`; undefined for other paths. */
-export function parseApiPath(pathname: string): ApiPath | { discovery: 'api' | 'apis' | 'group'; group?: string } | undefined {
+export function parseApiPath(
+  pathname: string,
+): ApiPath | { discovery: 'api' | 'apis' | 'group'; group?: string } | undefined {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'api') {
     if (parts.length === 1) return { discovery: 'api' };
@@ -37,19 +39,24 @@ export function parseApiPath(pathname: string): ApiPath | { discovery: 'api' | '
   return { group: parts[1], version: parts[2], rest: parts.slice(3) };
 }
 
+/** `namespaces/<ns>/<plural>[/<name>[/<sub>]]` */
+function namespacedForm(rest: string[]): boolean {
+  return rest[0] === 'namespaces' && rest.length >= 3 && rest.length <= 5;
+}
+
 /** Resolves the resource part of an API path against the registry (404 for unknown kinds). */
 export function resolveResource(registry: Registry, path: ApiPath): ResourceRequest {
-  let rest = path.rest;
-  const watchPath = rest[0] === 'watch';
-  if (watchPath) rest = rest.slice(1);
-  const lookup = (plural: string | undefined): ResourceDef | undefined => (plural ? registry.lookup(path.group, path.version, plural) : undefined);
-  if (rest[0] === 'namespaces' && rest.length >= 3) {
-    const def = lookup(rest[2]);
-    if (def?.namespaced && rest.length <= 5) return { def, namespace: rest[1], name: rest[3], subresource: rest[4], watchPath };
-  }
+  const watchPath = path.rest[0] === 'watch';
+  const rest = watchPath ? path.rest.slice(1) : path.rest;
+  const lookup = (plural: string | undefined): ResourceDef | undefined =>
+    plural ? registry.lookup(path.group, path.version, plural) : undefined;
+  const inNamespace = namespacedForm(rest) ? lookup(rest[2]) : undefined;
+  if (inNamespace?.namespaced)
+    return { def: inNamespace, namespace: rest[1], name: rest[3], subresource: rest[4], watchPath };
   const def = lookup(rest[0]);
-  if (!def || rest.length > 3) throw resourceNotFound();
-  if (def.namespaced && rest.length > 1) throw resourceNotFound();
+  // A namespaced resource is reached without a namespace only as a collection (list/watch across namespaces).
+  const fits = def && rest.length <= 3 && !(def.namespaced && rest.length > 1);
+  if (!fits) throw resourceNotFound();
   return { def, name: rest[1], subresource: rest[2], watchPath };
 }
 
@@ -70,7 +77,10 @@ export function isWatch(q: URLSearchParams, req: ResourceRequest): boolean {
   return req.watchPath || flag(q, 'watch');
 }
 
-export function watchOptions(q: URLSearchParams, metadataOnly: boolean): WatchOptions & { timeoutSeconds?: number } {
+export function watchOptions(
+  q: URLSearchParams,
+  metadataOnly: boolean,
+): WatchOptions & { timeoutSeconds?: number } {
   return {
     labelSelector: q.get('labelSelector') ?? undefined,
     fieldSelector: q.get('fieldSelector') ?? undefined,
@@ -82,7 +92,12 @@ export function watchOptions(q: URLSearchParams, metadataOnly: boolean): WatchOp
   };
 }
 
-export function listOptions(q: URLSearchParams): { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string } {
+export function listOptions(q: URLSearchParams): {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+} {
   return {
     labelSelector: q.get('labelSelector') ?? undefined,
     fieldSelector: q.get('fieldSelector') ?? undefined,
@@ -100,7 +115,8 @@ export function fieldValidation(q: URLSearchParams): FieldValidation {
 
 export function dryRun(q: URLSearchParams, body?: { dryRun?: unknown }): boolean {
   const values = [...q.getAll('dryRun'), ...(Array.isArray(body?.dryRun) ? (body.dryRun as string[]) : [])];
-  for (const v of values) if (v !== 'All') throw badRequest(`Invalid dry run value: ${v}; supported values: All`);
+  for (const v of values)
+    if (v !== 'All') throw badRequest(`Invalid dry run value: ${v}; supported values: All`);
   return values.length > 0;
 }
 
@@ -108,18 +124,29 @@ export const OUTPUT_KINDS = ['full', 'metadata', 'table'] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
 
 /** Content negotiation on Accept: the first acceptable media type wins. */
+const JSON_TYPES = ['application/json', '*/*', 'application/*'] as const;
+const METADATA_AS = ['PartialObjectMetadata', 'PartialObjectMetadataList'] as const;
+
+function clauseKind(clause: string): OutputKind | undefined {
+  const [type, ...params] = clause.split(';').map((s) => s.trim());
+  if (!(JSON_TYPES as readonly string[]).includes(type)) return undefined;
+  const as = params.find((p) => p.startsWith('as='))?.slice(3);
+  if (!as) return 'full';
+  return (METADATA_AS as readonly string[]).includes(as) ? 'metadata' : undefined;
+}
+
 export function outputKind(accept: string | undefined): OutputKind {
   if (!accept) return 'full';
   for (const clause of accept.split(',')) {
-    const [type, ...params] = clause.split(';').map((s) => s.trim());
-    const as = params.find((p) => p.startsWith('as='))?.slice(3);
-    const json = type === 'application/json' || type === '*/*' || type === 'application/*';
-    if (!json) continue;
-    if (!as) return 'full';
-    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return 'metadata';
+    const kind = clauseKind(clause);
+    if (kind) return kind;
   }
   if (/application\/json|\*\/\*/.test(accept)) return 'full';
-  throw new StatusError(406, 'NotAcceptable', `only the following media types are accepted: application/json`);
+  throw new StatusError(
+    406,
+    'NotAcceptable',
+    `only the following media types are accepted: application/json`,
+  );
 }
 
 const MAX_BODY = 3 * 1024 * 1024;
@@ -129,7 +156,8 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new StatusError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+    if (size > MAX_BODY)
+      throw new StatusError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

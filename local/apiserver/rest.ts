@@ -8,7 +8,15 @@ import { toPartialMetadata, toScale } from './objects.js';
 import type { Scope, Subresource, WriteResult } from './operations.js';
 import { jsonPatch, mergePatch, patchTypeOf, strategicMerge } from './patch.js';
 import { apiVersionOf } from './registry.js';
-import { dryRun, fieldValidation, isWatch, listOptions, outputKind, watchOptions, type ResourceRequest } from './request.js';
+import {
+  dryRun,
+  fieldValidation,
+  isWatch,
+  listOptions,
+  outputKind,
+  watchOptions,
+  type ResourceRequest,
+} from './request.js';
 import { jsonBody, send, type ServerContext } from './server.js';
 import type { KubeObject } from './types.js';
 import { startWatch } from './watch.js';
@@ -25,8 +33,10 @@ const SUBRESOURCES = ['status', 'scale'] as const;
 
 function scopeOf(target: ResourceRequest): Scope {
   const sub = target.subresource;
-  if (sub !== undefined && !(SUBRESOURCES as readonly string[]).includes(sub) && sub !== 'finalize') throw resourceNotFound();
-  if (sub && sub !== 'finalize' && !target.def.subresources[sub as 'status' | 'scale']) throw resourceNotFound();
+  if (sub !== undefined && !(SUBRESOURCES as readonly string[]).includes(sub) && sub !== 'finalize')
+    throw resourceNotFound();
+  if (sub && sub !== 'finalize' && !target.def.subresources[sub as 'status' | 'scale'])
+    throw resourceNotFound();
   if (sub === 'finalize' && !(target.def.kind === 'Namespace' && !target.def.group)) throw resourceNotFound();
   return { def: target.def, namespace: target.namespace, name: target.name, subresource: sub as Subresource };
 }
@@ -47,7 +57,12 @@ function list(ctx: ServerContext, call: RestCall, scope: Scope): void {
   if (result.continue) metadata.continue = result.continue;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   const body = metadataOnly
-    ? { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata, items: result.items.map(toPartialMetadata) }
+    ? {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata,
+        items: result.items.map(toPartialMetadata),
+      }
     : { kind: scope.def.listKind, apiVersion: apiVersionOf(scope.def), metadata, items: result.items };
   send(call.res, 200, body);
 }
@@ -56,7 +71,11 @@ function watch(ctx: ServerContext, call: RestCall, scope: Scope): void {
   const opts = watchOptions(call.url.searchParams, outputKind(call.req.headers.accept) === 'metadata');
   const { res } = call;
   ctx.ops.matcher(scope.def, opts); // selector errors answer 400 before the stream starts
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Transfer-Encoding': 'chunked',
+    'Cache-Control': 'no-cache, private',
+  });
   res.flushHeaders();
   const stop = startWatch(ctx.ops, ctx.store, scope, opts, { write: (line) => res.write(line) });
   if (!stop) {
@@ -86,8 +105,14 @@ function get(ctx: ServerContext, call: RestCall, scope: Scope): void {
   send(call.res, 200, view(call, ctx.ops.get(scope)));
 }
 
-function writeOpts(call: RestCall, body?: { dryRun?: unknown }): { fieldValidation: ReturnType<typeof fieldValidation>; dryRun: boolean } {
-  return { fieldValidation: fieldValidation(call.url.searchParams), dryRun: dryRun(call.url.searchParams, body) };
+function writeOpts(
+  call: RestCall,
+  body?: { dryRun?: unknown },
+): { fieldValidation: ReturnType<typeof fieldValidation>; dryRun: boolean } {
+  return {
+    fieldValidation: fieldValidation(call.url.searchParams),
+    dryRun: dryRun(call.url.searchParams, body),
+  };
 }
 
 function requireJson(call: RestCall): void {
@@ -110,12 +135,21 @@ function update(ctx: ServerContext, call: RestCall, scope: Scope): void {
   send(call.res, 200, view(call, result.object), warningHeaders(result));
 }
 
-function putTo(ctx: ServerContext, scope: Scope, body: unknown, opts: ReturnType<typeof writeOpts>): WriteResult {
+function putTo(
+  ctx: ServerContext,
+  scope: Scope,
+  body: unknown,
+  opts: ReturnType<typeof writeOpts>,
+): WriteResult {
   if (scope.subresource === 'scale') return ctx.ops.updateScale(scope, body, opts);
   if ((scope.subresource as string) === 'finalize') {
     const current = ctx.ops.get({ ...scope, subresource: undefined });
     const finalizers = ((body as { spec?: { finalizers?: unknown } }).spec?.finalizers ?? []) as unknown;
-    return ctx.ops.update({ ...scope, subresource: undefined }, { ...current, spec: { ...(current.spec as object), finalizers } }, opts);
+    return ctx.ops.update(
+      { ...scope, subresource: undefined },
+      { ...current, spec: { ...(current.spec as object), finalizers } },
+      opts,
+    );
   }
   return ctx.ops.update(scope, body, opts);
 }
@@ -123,14 +157,22 @@ function putTo(ctx: ServerContext, scope: Scope, body: unknown, opts: ReturnType
 function patch(ctx: ServerContext, call: RestCall, scope: Scope): void {
   if (!scope.name) throw methodNotAllowed();
   const type = patchTypeOf(call.req.headers['content-type']);
-  if (type === 'apply') throw unsupportedMediaType('application/apply-patch+yaml (server-side apply is not built yet)');
-  const current = scope.subresource === 'scale' ? toScale(scope.def, ctx.ops.get({ ...scope, subresource: undefined })) : ctx.ops.get({ ...scope, subresource: undefined });
+  if (type === 'apply')
+    throw unsupportedMediaType('application/apply-patch+yaml (server-side apply is not built yet)');
+  const current =
+    scope.subresource === 'scale'
+      ? toScale(scope.def, ctx.ops.get({ ...scope, subresource: undefined }))
+      : ctx.ops.get({ ...scope, subresource: undefined });
   let patched: unknown;
   if (type === 'json') patched = jsonPatch(current, call.body);
   else {
     const patchDoc = jsonBody(call.body, scope);
-    if (typeof patchDoc !== 'object' || patchDoc === null || Array.isArray(patchDoc)) throw badRequest('the patch must be a JSON object');
-    patched = type === 'merge' || !scope.def.builtin ? mergePatch(current, patchDoc) : strategicMerge(current, patchDoc, scope.def.schema);
+    if (typeof patchDoc !== 'object' || patchDoc === null || Array.isArray(patchDoc))
+      throw badRequest('the patch must be a JSON object');
+    patched =
+      type === 'merge' || !scope.def.builtin
+        ? mergePatch(current, patchDoc)
+        : strategicMerge(current, patchDoc, scope.def.schema);
   }
   const result = putTo(ctx, scope, patched, writeOpts(call));
   send(call.res, 200, view(call, result.object), warningHeaders(result));
@@ -145,7 +187,7 @@ function deleteBody(call: RestCall): DeleteBody {
   if (!call.body.trim()) return {};
   const body = jsonBody(call.body);
   if (typeof body !== 'object' || body === null) throw badRequest('DeleteOptions must be an object');
-  return body as DeleteBody;
+  return body;
 }
 
 function remove(ctx: ServerContext, call: RestCall, scope: Scope): void {
@@ -156,16 +198,35 @@ function remove(ctx: ServerContext, call: RestCall, scope: Scope): void {
   const { object, deleted } = ctx.ops.delete(scope, { dryRun: dry, preconditions: opts.preconditions });
   if (deleted && scope.def.builtin) {
     const { group, plural } = scope.def;
-    send(call.res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: scope.name, group, kind: plural, uid: object.metadata.uid } });
+    send(call.res, 200, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: scope.name, group, kind: plural, uid: object.metadata.uid },
+    });
     return;
   }
   send(call.res, 200, view(call, object));
 }
 
 function removeCollection(ctx: ServerContext, call: RestCall, scope: Scope, dry: boolean): void {
-  const { items } = ctx.ops.list(scope, { ...listOptions(call.url.searchParams), limit: undefined, continue: undefined });
-  const out = items.map((o) => ctx.ops.delete({ ...scope, namespace: o.metadata.namespace, name: o.metadata.name }, { dryRun: dry }).object);
-  send(call.res, 200, { kind: scope.def.listKind, apiVersion: apiVersionOf(scope.def), metadata: { resourceVersion: String(ctx.store.currentRV) }, items: out });
+  const { items } = ctx.ops.list(scope, {
+    ...listOptions(call.url.searchParams),
+    limit: undefined,
+    continue: undefined,
+  });
+  const out = items.map(
+    (o) =>
+      ctx.ops.delete({ ...scope, namespace: o.metadata.namespace, name: o.metadata.name }, { dryRun: dry })
+        .object,
+  );
+  send(call.res, 200, {
+    kind: scope.def.listKind,
+    apiVersion: apiVersionOf(scope.def),
+    metadata: { resourceVersion: String(ctx.store.currentRV) },
+    items: out,
+  });
 }
 
 const VERBS: Record<string, (ctx: ServerContext, call: RestCall, scope: Scope) => void> = {

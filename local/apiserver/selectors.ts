@@ -15,7 +15,8 @@ export interface LabelRequirement {
 
 export type LabelSelector = LabelRequirement[];
 
-const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /** Splits on commas that are not inside parentheses. */
@@ -65,7 +66,9 @@ function parseRequirement(raw: string, whole: string): LabelRequirement {
     const op = cmp[2] === '>' ? 'gt' : cmp[2] === '<' ? 'lt' : (cmp[2] as '=' | '==' | '!=');
     const value = cmp[3].trim();
     if ((op === 'gt' || op === 'lt') && !/^-?\d+$/.test(value)) {
-      throw badRequest(`unable to parse requirement: for 'Gt', 'Lt' operators, the value must be an integer in selector "${whole}"`);
+      throw badRequest(
+        `unable to parse requirement: for 'Gt', 'Lt' operators, the value must be an integer in selector "${whole}"`,
+      );
     }
     return { key: checkKey(cmp[1], whole), op, values: [checkValue(value, whole)] };
   }
@@ -77,30 +80,36 @@ function parseRequirement(raw: string, whole: string): LabelRequirement {
 export function parseLabelSelector(text: string | undefined | null): LabelSelector {
   if (!text || !text.trim()) return [];
   return splitTopLevel(text).map((part) => {
-    if (!part.trim()) throw badRequest(`unable to parse requirement: found '', expected: identifier in selector "${text}"`);
+    if (!part.trim())
+      throw badRequest(`unable to parse requirement: found '', expected: identifier in selector "${text}"`);
     return parseRequirement(part, text);
   });
 }
 
+type Predicate = (has: boolean, value: string, values: string[]) => boolean;
+
+const isInt = (v: string): boolean => /^-?\d+$/.test(v);
+const inSet: Predicate = (has, value, values) => has && values.includes(value);
+const notInSet: Predicate = (has, value, values) => !has || !values.includes(value);
+
+const PREDICATES: Record<LabelOperator, Predicate> = {
+  '=': inSet,
+  '==': inSet,
+  in: inSet,
+  '!=': notInSet,
+  notin: notInSet,
+  exists: (has) => has,
+  '!': (has) => !has,
+  gt: (has, value, values) => has && isInt(value) && Number(value) > Number(values[0]),
+  lt: (has, value, values) => has && isInt(value) && Number(value) < Number(values[0]),
+};
+
 function matchesRequirement(req: LabelRequirement, labels: Record<string, string>): boolean {
-  const has = Object.prototype.hasOwnProperty.call(labels, req.key);
-  const value = labels[req.key];
-  switch (req.op) {
-    case '=':
-    case '==':
-    case 'in':
-      return has && req.values.includes(value);
-    case '!=':
-    case 'notin':
-      return !has || !req.values.includes(value);
-    case 'exists':
-      return has;
-    case '!':
-      return !has;
-    case 'gt':
-    case 'lt':
-      return has && /^-?\d+$/.test(value) && (req.op === 'gt' ? Number(value) > Number(req.values[0]) : Number(value) < Number(req.values[0]));
-  }
+  return PREDICATES[req.op](
+    Object.prototype.hasOwnProperty.call(labels, req.key),
+    labels[req.key],
+    req.values,
+  );
 }
 
 export function matchesLabels(selector: LabelSelector, labels: Record<string, string> | undefined): boolean {
@@ -111,14 +120,23 @@ export function matchesLabels(selector: LabelSelector, labels: Record<string, st
 /** A metav1.LabelSelector (matchLabels / matchExpressions) as used in spec.selector fields. */
 export interface MetaLabelSelector {
   matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
+  matchExpressions?: {
+    key: string;
+    operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+    values?: string[];
+  }[];
 }
 
 const META_OPS = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' } as const;
 
 export function fromMetaLabelSelector(sel: MetaLabelSelector): LabelSelector {
-  const reqs: LabelSelector = Object.entries(sel.matchLabels ?? {}).map(([key, v]) => ({ key, op: '=', values: [v] }));
-  for (const e of sel.matchExpressions ?? []) reqs.push({ key: e.key, op: META_OPS[e.operator], values: e.values ?? [] });
+  const reqs: LabelSelector = Object.entries(sel.matchLabels ?? {}).map(([key, v]) => ({
+    key,
+    op: '=',
+    values: [v],
+  }));
+  for (const e of sel.matchExpressions ?? [])
+    reqs.push({ key: e.key, op: META_OPS[e.operator], values: e.values ?? [] });
   return reqs;
 }
 
@@ -173,7 +191,10 @@ function splitUnescaped(text: string, sep: string): string[] {
 }
 
 /** Parses a `fieldSelector`; `supported` lists the field labels the resource allows. */
-export function parseFieldSelector(text: string | undefined | null, supported: readonly string[]): FieldRequirement[] {
+export function parseFieldSelector(
+  text: string | undefined | null,
+  supported: readonly string[],
+): FieldRequirement[] {
   if (!text || !text.trim()) return [];
   return splitUnescaped(text, ',').map((part) => {
     const m = /^([^=!]+?)\s*(==|=|!=)\s*(.*)$/.exec(part.trim());

@@ -4,13 +4,20 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { badRequest, internalError, methodNotAllowed, resourceNotFound, StatusError, unauthorized } from './errors.js';
+import {
+  badRequest,
+  internalError,
+  methodNotAllowed,
+  resourceNotFound,
+  StatusError,
+  unauthorized,
+} from './errors.js';
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { parseJson } from './decode.js';
 import type { OpenApiCache } from './openapi.js';
 import type { Operations, Scope } from './operations.js';
 import { apiVersionOf, type Registry } from './registry.js';
-import { parseApiPath, resolveResource, readBody, type ApiPath } from './request.js';
+import { parseApiPath, resolveResource, readBody } from './request.js';
 import { handleResource } from './rest.js';
 import type { Store } from './store.js';
 
@@ -23,7 +30,12 @@ export interface ServerContext {
   serverAddress: () => string;
 }
 
-export function send(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Audit-Id': randomUUID(), ...headers });
   res.end(text);
@@ -63,26 +75,35 @@ function openapi(ctx: ServerContext, pathname: string): string | undefined {
   return m[1] ? ctx.openapi.document('', m[1]) : ctx.openapi.document(m[2], m[3]);
 }
 
+/** Answers the non-resource paths (health, version, OpenAPI); false when the path is not one. */
+function nonResource(ctx: ServerContext, pathname: string, res: ServerResponse): boolean {
+  if (pathname === '/version') send(res, 200, versionInfo());
+  else if (pathname.startsWith('/openapi/')) {
+    const doc = openapi(ctx, pathname);
+    if (!doc) throw resourceNotFound();
+    send(res, 200, doc);
+  } else return false;
+  return true;
+}
+
+function sendDiscovery(req: IncomingMessage, res: ServerResponse, doc: unknown): void {
+  if (req.method !== 'GET') throw methodNotAllowed();
+  send(res, 200, doc);
+}
+
 async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const { pathname } = url;
-  if ((PUBLIC_PATHS as readonly string[]).includes(pathname)) return send(res, 200, 'ok', { 'Content-Type': 'text/plain' });
+  if ((PUBLIC_PATHS as readonly string[]).includes(pathname))
+    return send(res, 200, 'ok', { 'Content-Type': 'text/plain' });
   if (!authenticated(req, ctx.token)) throw unauthorized();
-  if (pathname === '/version') return send(res, 200, versionInfo());
-  if (pathname.startsWith('/openapi/')) {
-    const doc = openapi(ctx, pathname);
-    if (!doc) throw resourceNotFound();
-    return send(res, 200, doc);
-  }
+  if (nonResource(ctx, pathname, res)) return;
   const path = parseApiPath(pathname);
   if (!path) throw resourceNotFound();
   const doc = discovery(ctx, path);
-  if (doc) {
-    if (req.method !== 'GET') throw methodNotAllowed();
-    return send(res, 200, doc);
-  }
+  if (doc) return sendDiscovery(req, res, doc);
   if ('discovery' in path) throw resourceNotFound();
-  const target = resolveResource(ctx.registry, path as ApiPath);
+  const target = resolveResource(ctx.registry, path);
   const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method ?? '') ? await readBody(req) : '';
   await handleResource(ctx, { req, res, url, target, body });
 }

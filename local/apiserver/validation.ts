@@ -25,15 +25,25 @@ const EXTENSION_KEYWORDS = [
 ] as const;
 
 function newAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, logger: false, validateFormats: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    useDefaults: true,
+    logger: false,
+    validateFormats: true,
+  });
   addFormats(ajv);
   for (const keyword of EXTENSION_KEYWORDS) ajv.addKeyword({ keyword });
   ajv.addKeyword({
     keyword: 'x-kubernetes-int-or-string',
-    validate: (enabled: boolean, data: unknown) => !enabled || typeof data === 'string' || Number.isInteger(data),
+    validate: (enabled: boolean, data: unknown) =>
+      !enabled || typeof data === 'string' || Number.isInteger(data),
     errors: false,
   });
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 });
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647,
+  });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('float', { type: 'number', validate: () => true });
   ajv.addFormat('double', { type: 'number', validate: () => true });
@@ -59,7 +69,10 @@ function validatorFor(schema: JSONSchemaProps): ValidateFunction {
 }
 
 function fieldPath(instancePath: string, extra?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra) parts.push(extra);
   let out = '';
   for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
@@ -87,13 +100,23 @@ function toFieldError(e: ErrorObject, root: unknown): FieldError | undefined {
   const field = fieldPath(e.instancePath);
   switch (e.keyword) {
     case 'required':
-      return { type: 'FieldValueRequired', field: fieldPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty) };
+      return {
+        type: 'FieldValueRequired',
+        field: fieldPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty),
+      };
     case 'type': {
       const expected = (e.params as { type: string }).type;
-      return { type: 'FieldValueTypeInvalid', field, value: typeName(value), detail: `${field} in body must be of type ${expected}: "${typeName(value)}"` };
+      return {
+        type: 'FieldValueTypeInvalid',
+        field,
+        value: typeName(value),
+        detail: `${field} in body must be of type ${expected}: "${typeName(value)}"`,
+      };
     }
     case 'enum': {
-      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ');
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues
+        .map((v) => JSON.stringify(v))
+        .join(', ');
       return { type: 'FieldValueNotSupported', field, value, detail: `supported values: ${allowed}` };
     }
     case 'if':
@@ -101,7 +124,12 @@ function toFieldError(e: ErrorObject, root: unknown): FieldError | undefined {
     case 'oneOf':
       return undefined;
     default:
-      return { type: 'FieldValueInvalid', field, value, detail: `${field} in body ${e.message ?? 'is invalid'}` };
+      return {
+        type: 'FieldValueInvalid',
+        field,
+        value,
+        detail: `${field} in body ${e.message ?? 'is invalid'}`,
+      };
   }
 }
 

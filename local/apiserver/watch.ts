@@ -30,7 +30,10 @@ function line(type: EventType, object: unknown): string {
 }
 
 /** Decides what one watcher sees of a store event, given its selector. */
-export function transition(event: StoreEvent, matches: (o: KubeObject) => boolean): { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject } | undefined {
+export function transition(
+  event: StoreEvent,
+  matches: (o: KubeObject) => boolean,
+): { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObject } | undefined {
   const now = matches(event.object);
   if (event.type !== 'MODIFIED') return now ? { type: event.type, object: event.object } : undefined;
   const before = event.previous ? matches(event.previous) : now;
@@ -44,17 +47,35 @@ export function transition(event: StoreEvent, matches: (o: KubeObject) => boolea
  * Starts a watch; returns the function that stops it. Writes an ERROR event (410 Expired) and
  * returns undefined when the requested resourceVersion is too old.
  */
-export function startWatch(ops: Operations, store: Store, scope: Scope, opts: WatchOptions, sink: WatchSink): (() => void) | undefined {
-  const { def, namespace } = scope;
-  const selects = ops.matcher(def, opts);
-  const matches = (o: KubeObject): boolean => (!namespace || o.metadata.namespace === namespace) && selects(o);
-  const view = (o: KubeObject): KubeObject => (opts.metadataOnly ? toPartialMetadata(o) : o);
+/** Sends the current state as ADDED events (watch without a resourceVersion, or sendInitialEvents). */
+function sendInitialState(
+  store: Store,
+  scope: Scope,
+  opts: WatchOptions,
+  selects: (o: KubeObject) => boolean,
+  write: (o: KubeObject) => void,
+): number | undefined {
   const rv = opts.resourceVersion;
-  const fromState = !rv || rv === '0' || opts.sendInitialEvents === true;
-  const startRV = fromState ? store.currentRV : Number(rv);
-  if (fromState) {
-    for (const obj of store.list(resourceKey(def), namespace)) if (selects(obj)) sink.write(line('ADDED', view(obj)));
-  }
+  if (rv && rv !== '0' && !opts.sendInitialEvents)
+    return Number.isFinite(Number(rv)) ? Number(rv) : undefined;
+  for (const obj of store.list(resourceKey(scope.def), scope.namespace)) if (selects(obj)) write(obj);
+  return store.currentRV;
+}
+
+export function startWatch(
+  ops: Operations,
+  store: Store,
+  scope: Scope,
+  opts: WatchOptions,
+  sink: WatchSink,
+): (() => void) | undefined {
+  const { def, namespace } = scope;
+  const rv = opts.resourceVersion;
+  const selects = ops.matcher(def, opts);
+  const matches = (o: KubeObject): boolean =>
+    (!namespace || o.metadata.namespace === namespace) && selects(o);
+  const view = (o: KubeObject): KubeObject => (opts.metadataOnly ? toPartialMetadata(o) : o);
+  const startRV = sendInitialState(store, scope, opts, selects, (o) => sink.write(line('ADDED', view(o))));
   if (opts.sendInitialEvents) {
     sink.write(line('BOOKMARK', bookmark(def.kind, apiVersionOf(def), store.currentRV, true)));
   }
@@ -64,15 +85,20 @@ export function startWatch(ops: Operations, store: Store, scope: Scope, opts: Wa
       const seen = transition(event, matches);
       if (seen) sink.write(line(seen.type, view(seen.object)));
     },
-    Number.isFinite(startRV) ? startRV : undefined,
+    startRV,
   );
   if (!unsubscribe) {
-    sink.write(line('ERROR', expired(`too old resource version: ${rv} (${store.oldestResumableRV})`).toStatus()));
+    sink.write(
+      line('ERROR', expired(`too old resource version: ${rv} (${store.oldestResumableRV})`).toStatus()),
+    );
     return undefined;
   }
   let timer: NodeJS.Timeout | undefined;
   if (opts.allowWatchBookmarks) {
-    timer = setInterval(() => sink.write(line('BOOKMARK', bookmark(def.kind, apiVersionOf(def), store.currentRV, false))), opts.bookmarkIntervalMs ?? 60_000);
+    timer = setInterval(
+      () => sink.write(line('BOOKMARK', bookmark(def.kind, apiVersionOf(def), store.currentRV, false))),
+      opts.bookmarkIntervalMs ?? 60_000,
+    );
     timer.unref();
   }
   return () => {
