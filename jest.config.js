@@ -14,6 +14,7 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -49,6 +49,8 @@ function newAjv(): Ajv {
   ajv.addFormat('double', { type: 'number', validate: () => true });
   ajv.addFormat('byte', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
   ajv.addFormat('int-or-string', () => true);
+  // metav1.MicroTime parses with the layout 2006-01-02T15:04:05.000000Z07:00: exactly six fraction digits.
+  ajv.addFormat('micro-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(Z|[+-]\d{2}:\d{2})$/);
   ajv.addFormat('quantity', () => true);
   return ajv;
 }
@@ -95,42 +97,53 @@ function valueAt(root: unknown, instancePath: string): unknown {
   return cur;
 }
 
+type ErrorMapper = (e: ErrorObject, field: string, value: unknown) => FieldError | undefined;
+
+const SKIPPED: ErrorMapper = () => undefined;
+
+/** ajv keywords → Kubernetes field errors (others become FieldValueInvalid). */
+const MAPPERS: Record<string, ErrorMapper> = {
+  required: (e) => ({
+    type: 'FieldValueRequired',
+    field: fieldPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty),
+  }),
+  type: (e, field, value) => ({
+    type: 'FieldValueTypeInvalid',
+    field,
+    value: typeName(value),
+    detail: `${field} in body must be of type ${(e.params as { type: string }).type}: "${typeName(value)}"`,
+  }),
+  enum: (e, field, value) => ({
+    type: 'FieldValueNotSupported',
+    field,
+    value,
+    detail: `supported values: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`,
+  }),
+  format: (e, field, value) =>
+    (e.params as { format: string }).format === 'micro-time'
+      ? {
+          type: 'FieldValueTypeInvalid',
+          field,
+          value: JSON.stringify(value),
+          detail: `${field} in body must be of type MicroTime: "string"`,
+        }
+      : {
+          type: 'FieldValueInvalid',
+          field,
+          value,
+          detail: `${field} in body must be of type ${(e.params as { format: string }).format}: ${JSON.stringify(value)}`,
+        },
+  if: SKIPPED,
+  anyOf: SKIPPED,
+  oneOf: SKIPPED,
+};
+
 function toFieldError(e: ErrorObject, root: unknown): FieldError | undefined {
   const value = valueAt(root, e.instancePath);
   const field = fieldPath(e.instancePath);
-  switch (e.keyword) {
-    case 'required':
-      return {
-        type: 'FieldValueRequired',
-        field: fieldPath(e.instancePath, (e.params as { missingProperty: string }).missingProperty),
-      };
-    case 'type': {
-      const expected = (e.params as { type: string }).type;
-      return {
-        type: 'FieldValueTypeInvalid',
-        field,
-        value: typeName(value),
-        detail: `${field} in body must be of type ${expected}: "${typeName(value)}"`,
-      };
-    }
-    case 'enum': {
-      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues
-        .map((v) => JSON.stringify(v))
-        .join(', ');
-      return { type: 'FieldValueNotSupported', field, value, detail: `supported values: ${allowed}` };
-    }
-    case 'if':
-    case 'anyOf':
-    case 'oneOf':
-      return undefined;
-    default:
-      return {
-        type: 'FieldValueInvalid',
-        field,
-        value,
-        detail: `${field} in body ${e.message ?? 'is invalid'}`,
-      };
-  }
+  const mapper = MAPPERS[e.keyword];
+  if (mapper) return mapper(e, field, value);
+  return { type: 'FieldValueInvalid', field, value, detail: `${field} in body ${e.message ?? 'is invalid'}` };
 }
 
 /**

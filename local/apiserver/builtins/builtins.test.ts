@@ -20,6 +20,7 @@ const PLAIN_KEYWORDS = [
 function newAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strictTypes: false });
   addFormats(ajv);
+  ajv.addFormat('micro-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(Z|[+-]\d{2}:\d{2})$/);
   for (const keyword of PLAIN_KEYWORDS) ajv.addKeyword({ keyword });
   ajv.addKeyword({
     keyword: 'x-kubernetes-int-or-string',

@@ -49,7 +49,7 @@ export function time(): JSONSchemaProps {
 
 /** metav1.MicroTime: RFC 3339 with microseconds (published as format date-time). */
 export function microTime(): JSONSchemaProps {
-  return { type: 'string', format: 'date-time', nullable: true };
+  return { type: 'string', format: 'micro-time', nullable: true };
 }
 
 /** Base64-encoded bytes ([]byte in Go). */
