@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import { badRequest, resourceNotFound, StatusError } from './errors.js';
 import { isFieldValidation, type FieldValidation } from './decode.js';
+import { requestBodyText } from './protobuf/index.js';
 import type { Registry } from './registry.js';
 import type { ResourceDef } from './types.js';
 import type { WatchOptions } from './watch.js';
@@ -160,5 +161,5 @@ export async function readBody(req: IncomingMessage): Promise<string> {
       throw new StatusError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return requestBodyText(Buffer.concat(chunks), req.headers['content-type']);
 }

@@ -7,6 +7,7 @@ import { badRequest, methodNotAllowed, resourceNotFound, unsupportedMediaType } 
 import { toPartialMetadata, toScale } from './objects.js';
 import type { Scope, Subresource, WriteResult } from './operations.js';
 import { jsonPatch, mergePatch, patchTypeOf, strategicMerge } from './patch.js';
+import { PROTOBUF_CONTENT_TYPE } from './protobuf/index.js';
 import { apiVersionOf } from './registry.js';
 import {
   dryRun,
@@ -115,9 +116,12 @@ function writeOpts(
   };
 }
 
+/** Object bodies: JSON, or protobuf (already turned into JSON text when the body was read). */
+const OBJECT_CONTENT_TYPES = ['application/json', '*/*', '', PROTOBUF_CONTENT_TYPE] as const;
+
 function requireJson(call: RestCall): void {
   const type = (call.req.headers['content-type'] ?? 'application/json').split(';')[0].trim();
-  if (type !== 'application/json' && type !== '*/*' && type !== '') throw unsupportedMediaType(type);
+  if (!(OBJECT_CONTENT_TYPES as readonly string[]).includes(type)) throw unsupportedMediaType(type);
 }
 
 function create(ctx: ServerContext, call: RestCall, scope: Scope): void {
