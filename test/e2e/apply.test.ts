@@ -8,9 +8,7 @@ import { outcome, useLandscape } from './support.js';
 
 const landscape = useLandscape();
 
-async function jsonOf(args: string[]): Promise<any> {
-  return JSON.parse((await landscape().kubectlOk(['get', ...args, '-o', 'json'])).stdout);
-}
+const jsonOf = (args: string[]): Promise<any> => landscape().getJson(args);
 
 async function apply(file: string, text: string, extra: string[] = []): Promise<string> {
   const l = landscape();

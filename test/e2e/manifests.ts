@@ -124,3 +124,16 @@ export function managedSeedSet(name: string, o: { replicas: number; region?: str
     },
   });
 }
+
+/** A Ready condition as the DeployItem status schema requires it (all fields set). */
+export function readyCondition(status: 'True' | 'False'): Record<string, string> {
+  const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  return {
+    type: 'Ready',
+    status,
+    reason: status === 'True' ? 'Done' : 'Pending',
+    message: 'set by the e2e test',
+    lastTransitionTime: at,
+    lastUpdateTime: at,
+  };
+}

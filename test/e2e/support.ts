@@ -66,6 +66,10 @@ export interface Landscape {
   /** kubectl that must exit 0 (fails with its command line and output otherwise). */
   kubectlOk(args: string[], opts?: KubectlOptions): Promise<CommandResult>;
   kubectlInBackground(args: string[], opts?: KubectlOptions): Background;
+  /** `kubectl get <args> -o json`, parsed (must succeed). */
+  getJson(args: string[], opts?: KubectlOptions): Promise<any>;
+  /** Writes a manifest and runs `kubectl create -f` on it (must succeed). */
+  create(file: string, text: string, opts?: KubectlOptions): Promise<CommandResult>;
   /** `npm run landscape -- <args>` against this landscape. */
   cli(args: string[]): Promise<CommandResult>;
   /** Writes a manifest into the state directory and returns its path. */
@@ -234,14 +238,25 @@ export async function startLandscape(args: string[] = []): Promise<Landscape> {
     ...args,
   ];
   let stopped: Promise<StopResult> | undefined;
+  const kubectlOk = async (args: string[], opts: KubectlOptions = {}): Promise<CommandResult> =>
+    ok(await run(KUBECTL, kubectlArgs(args, opts), { env, input: opts.input, timeoutMs: opts.timeoutMs }));
+  const manifest = async (name: string, text: string): Promise<string> => {
+    const path = join(stateDir, 'manifests', name);
+    await writeFile(path, text);
+    return path;
+  };
   return {
     stateDir,
     kubeconfig,
     output,
     kubectl: (args, opts = {}) =>
       run(KUBECTL, kubectlArgs(args, opts), { env, input: opts.input, timeoutMs: opts.timeoutMs }),
-    kubectlOk: async (args, opts = {}) =>
-      ok(await run(KUBECTL, kubectlArgs(args, opts), { env, input: opts.input, timeoutMs: opts.timeoutMs })),
+    kubectlOk,
+    getJson: async (args, opts) => {
+      const parsed: unknown = JSON.parse((await kubectlOk(['get', ...args, '-o', 'json'], opts)).stdout);
+      return parsed;
+    },
+    create: async (file, text, opts) => kubectlOk(['create', '-f', await manifest(file, text)], opts),
     kubectlInBackground: (args, opts = {}) => {
       const argv = kubectlArgs(args, opts);
       return background(
@@ -250,11 +265,7 @@ export async function startLandscape(args: string[] = []): Promise<Landscape> {
       );
     },
     cli: (args) => run(TSX, ['local/cli.ts', '--state-dir', stateDir, ...args], { cwd: REPO_ROOT }),
-    async manifest(name, text) {
-      const path = join(stateDir, 'manifests', name);
-      await writeFile(path, text);
-      return path;
-    },
+    manifest,
     stop() {
       stopped ??= (async () => {
         killGroup(child, 'SIGINT');
