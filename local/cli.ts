@@ -7,7 +7,7 @@
 import { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CONTROL_FILE, type ControlFile } from './landscape.js';
+import { CONTROL_FILE, type ControlFile } from './control.js';
 
 async function control(stateDir: string): Promise<ControlFile> {
   const path = join(resolve(stateDir), CONTROL_FILE);

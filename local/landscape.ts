@@ -7,6 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer } from './apiserver/index.js';
+import { CONTROL_FILE, type ControlFile } from './control.js';
+
+export { CONTROL_FILE, type ControlFile } from './control.js';
 
 export interface LandscapeOptions {
   /** State directory (kubeconfigs, PKI, control file). Default `.local`. */
@@ -18,20 +21,11 @@ export interface LandscapeOptions {
   host: string;
 }
 
-export interface ControlFile {
-  pid: number;
-  url: string;
-  token: string;
-  clusters: Record<string, { url: string; kubeconfig: string }>;
-}
-
 export interface Landscape {
   api: ApiServer;
   control: ControlFile;
   stop(): Promise<void>;
 }
-
-export const CONTROL_FILE = 'landscape.json';
 
 export function kubeconfigPath(stateDir: string, cluster: string): string {
   return join(stateDir, cluster === 'main' ? 'kubeconfig' : `${cluster}.kubeconfig`);
@@ -69,9 +63,11 @@ function controlHandler(api: ApiServer, token: string): (req: IncomingMessage, r
       );
     }
     if (req.method !== 'POST' || !m) return reply(404, { error: `unknown request ${req.method} ${req.url}` });
-    const [, name, action] = m;
-    ACTIONS[action](api, decodeURIComponent(name))
-      .then(() => reply(200, { cluster: name, running: api.cluster(decodeURIComponent(name)).running }))
+    const name = decodeURIComponent(m[1]);
+    // api.cluster() throws at once for an unknown name: run it inside the promise chain
+    Promise.resolve()
+      .then(() => ACTIONS[m[2]](api, name))
+      .then(() => reply(200, { cluster: name, running: api.cluster(name).running }))
       .catch((e: unknown) => reply(400, { error: (e as Error).message }));
   };
 }

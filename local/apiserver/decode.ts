@@ -3,7 +3,8 @@
  * and validation do: kind and apiVersion checks, unknown fields (Strict → 400, Warn → warning,
  * Ignore), pruning, defaulting, type and required-field checks.
  */
-import { badRequest, invalid, type FieldError, type StatusError } from './errors.js';
+import { badRequest, invalid, type FieldError } from './errors.js';
+import { goDecodeError, malformedBody, strictDecodingError } from './goerrors.js';
 import { prune } from './prune.js';
 import { apiVersionOf } from './registry.js';
 import type { KubeObject, ResourceDef } from './types.js';
@@ -25,10 +26,7 @@ export function parseJson(text: string, def?: ResourceDef): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    const what = def ? ` (must be of type ${def.kind})` : '';
-    throw badRequest(
-      `the object provided is unrecognized${what}: couldn't get version/kind; json parse error: ${(e as Error).message}`,
-    );
+    throw malformedBody(text, e as Error, def);
   }
 }
 
@@ -53,22 +51,6 @@ function checkKind(def: ResourceDef, body: Record<string, unknown>): void {
       `the kind in the data (${String(body.kind)}) does not match the expected kind (${def.kind})`,
     );
   }
-}
-
-const GO_TYPES: Record<string, string> = {
-  integer: 'int64',
-  number: 'float64',
-  string: 'string',
-  boolean: 'bool',
-  object: 'map[string]interface {}',
-  array: '[]interface {}',
-};
-
-function decodeError(def: ResourceDef, e: FieldError): StatusError {
-  const expected = /must be of type (\w+)/.exec(e.detail ?? '')?.[1] ?? 'unknown';
-  return badRequest(
-    `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${String(e.value)} into Go struct field .${e.field} of type ${GO_TYPES[expected] ?? expected}`,
-  );
 }
 
 const isString = (v: unknown): boolean => typeof v === 'string';
@@ -122,7 +104,7 @@ export interface DecodeOptions {
 function failOn(def: ResourceDef, name: string, errors: FieldError[]): void {
   if (!errors.length) return;
   const typeError = errors.find((e) => e.type === 'FieldValueTypeInvalid');
-  if (def.builtin && typeError) throw decodeError(def, typeError);
+  if (def.builtin && typeError) throw goDecodeError(def, typeError);
   throw invalid(def.kind, def.group, name, errors);
 }
 
@@ -144,7 +126,7 @@ export function decodeObject(def: ResourceDef, body: unknown, opts: DecodeOption
   failOn(def, name, checkMetadataTypes(copy.metadata));
   const { value, unknown } = prune(copy, def.schema);
   if (unknown.length && opts.fieldValidation === 'Strict') {
-    throw badRequest(`strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`);
+    throw strictDecodingError(def, unknown);
   }
   const object = value as KubeObject;
   object.metadata ??= {};

@@ -42,7 +42,7 @@ export interface StatusDetails {
 export interface StatusBody {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never>;
+  metadata: { continue?: string };
   status: 'Failure' | 'Success';
   message: string;
   reason: StatusReason | '';
@@ -52,6 +52,11 @@ export interface StatusBody {
 
 /** A failure answered as a Kubernetes Status object. */
 export class StatusError extends Error {
+  /** ListMeta of the Status (a 410 for an old continue token carries a fresh one). */
+  metadata: { continue?: string } = {};
+  /** For 415: the content type that was refused (kept for logs, not part of the Status). */
+  contentType?: string;
+
   constructor(
     readonly code: number,
     readonly reason: StatusReason,
@@ -66,7 +71,7 @@ export class StatusError extends Error {
     const body: StatusBody = {
       kind: 'Status',
       apiVersion: 'v1',
-      metadata: {},
+      metadata: this.metadata,
       status: 'Failure',
       message: this.message,
       reason: this.reason,
@@ -148,12 +153,17 @@ export function methodNotAllowed(): StatusError {
   );
 }
 
-export function unsupportedMediaType(contentType: string): StatusError {
-  return new StatusError(
+const DEFAULT_ACCEPTED = 'application/json, application/json-patch+json, application/merge-patch+json';
+
+/** 415, worded as the API server words it; `accepted` lists what the endpoint takes. */
+export function unsupportedMediaType(contentType: string, accepted = DEFAULT_ACCEPTED): StatusError {
+  const err = new StatusError(
     415,
     'UnsupportedMediaType',
-    `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json (got ${contentType})`,
+    `the body of the request was in an unknown format - accepted media types include: ${accepted}`,
   );
+  err.contentType = contentType;
+  return err;
 }
 
 export function expired(message: string): StatusError {

@@ -176,7 +176,12 @@ export function validateMetaUpdate(next: ObjectMeta, prev: ObjectMeta): FieldErr
       errors.push({
         type: 'FieldValueForbidden',
         field: 'metadata.finalizers',
-        detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+        detail: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${[
+          ...added,
+        ]
+          .sort()
+          .map((f) => JSON.stringify(f))
+          .join(', ')}}`,
       });
     }
   }

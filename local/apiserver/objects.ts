@@ -56,13 +56,20 @@ export function tracksGeneration(def: ResourceDef): boolean {
   return !def.builtin || (BUILTIN_GENERATION_KINDS as readonly string[]).includes(def.kind);
 }
 
-/** The part of an object whose change bumps generation: all but metadata and status. */
-export function specChanged(prev: KubeObject, next: KubeObject): boolean {
+/**
+ * Whether an update changes the desired state, which bumps generation: everything but metadata
+ * (and status, where status is a subresource of its own); a Deployment's annotations count too,
+ * as its registry strategy compares them.
+ */
+export function specChanged(def: ResourceDef, prev: KubeObject, next: KubeObject): boolean {
   const strip = (o: KubeObject): Record<string, unknown> => {
-    const { metadata: _m, status: _s, ...rest } = o;
+    const { metadata: _m, ...rest } = o;
+    if (def.subresources.status) delete rest.status;
     return rest;
   };
-  return !deepEqual(strip(prev), strip(next));
+  if (!deepEqual(strip(prev), strip(next))) return true;
+  const annotationsCount = def.builtin && def.group === 'apps' && def.kind === 'Deployment';
+  return annotationsCount && !deepEqual(prev.metadata.annotations ?? {}, next.metadata.annotations ?? {});
 }
 
 /** Equality that ignores the fields only the server sets on every write. */

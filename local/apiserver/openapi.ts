@@ -233,3 +233,34 @@ export class OpenApiCache {
     return { paths };
   }
 }
+
+/**
+ * `/openapi/v2`: the server publishes its schemas in v3 (kubectl validates through v3 and lets
+ * the server validate); v2 is an empty Swagger 2.0 document, so kubectl's fallback for a kind
+ * the server does not serve ends in kubectl's own "no matches for kind" instead of a 404. kubectl
+ * asks for it in gnostic protobuf: Document{swagger=1, info=2{title=1, version=2}, paths=8}.
+ */
+export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+
+function protoString(field: number, value: string): Buffer {
+  const bytes = Buffer.from(value);
+  return Buffer.concat([Buffer.from([(field << 3) | 2, bytes.length]), bytes]);
+}
+
+function protoMessage(field: number, body: Buffer): Buffer {
+  return Buffer.concat([Buffer.from([(field << 3) | 2, body.length]), body]);
+}
+
+export function openApiV2(protobuf: boolean): { body: Buffer; contentType: string } {
+  if (!protobuf) {
+    const doc = { swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, paths: {} };
+    return { body: Buffer.from(JSON.stringify(doc)), contentType: 'application/json' };
+  }
+  const info = Buffer.concat([protoString(1, 'Kubernetes'), protoString(2, 'v1.32.0')]);
+  const body = Buffer.concat([
+    protoString(1, '2.0'),
+    protoMessage(2, info),
+    protoMessage(8, Buffer.alloc(0)),
+  ]);
+  return { body, contentType: 'application/octet-stream' };
+}

@@ -11,8 +11,8 @@ import {
   invalid,
   MODIFIED_CONFLICT,
   notFound,
+  StatusError,
   type GroupResource,
-  expired,
 } from './errors.js';
 import { decodeObject, type FieldValidation } from './decode.js';
 import { validateMeta, validateMetaUpdate } from './meta.js';
@@ -31,6 +31,7 @@ import {
 import { resourceKey } from './registry.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { Store } from './store.js';
+import { listPage, type ListOptions, type ListResult } from './list.js';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
 export type Subresource = 'status' | 'scale' | undefined;
@@ -53,19 +54,7 @@ export interface WriteResult {
   created?: boolean;
 }
 
-export interface ListOptions {
-  labelSelector?: string;
-  fieldSelector?: string;
-  limit?: number;
-  continue?: string;
-}
-
-export interface ListResult {
-  items: KubeObject[];
-  resourceVersion: string;
-  continue?: string;
-  remainingItemCount?: number;
-}
+export type { ListOptions, ListResult } from './list.js';
 
 export interface DeleteOptions {
   dryRun: boolean;
@@ -78,26 +67,22 @@ export function groupResource(def: ResourceDef): GroupResource {
   return { group: def.group, resource: def.plural };
 }
 
+/** Core kinds whose field label conversion funcs word an unsupported label as "field label not supported". */
+const LEGACY_FIELD_LABEL_KINDS = [
+  'Pod',
+  'Node',
+  'Event',
+  'Namespace',
+  'Secret',
+  'Service',
+  'ReplicationController',
+] as const;
+
 /** Field labels every resource supports in a fieldSelector. */
 export const COMMON_FIELD_LABELS = ['metadata.name', 'metadata.namespace'] as const;
 
 export function objectFields(obj: KubeObject): Record<string, string> {
   return { 'metadata.name': obj.metadata.name ?? '', 'metadata.namespace': obj.metadata.namespace ?? '' };
-}
-
-interface ContinueToken {
-  rv: number;
-  start: string;
-}
-
-function decodeContinue(token: string): ContinueToken {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ContinueToken;
-    if (typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error('shape');
-    return parsed;
-  } catch {
-    throw badRequest('continue key is not valid: illegal base64 data or missing fields');
-  }
 }
 
 export class Operations {
@@ -113,54 +98,44 @@ export class Operations {
   }
 
   /** A matcher for the list/watch selectors of a request (throws 400 on a bad selector). */
-  matcher(_def: ResourceDef, opts: ListOptions): (obj: KubeObject) => boolean {
+  matcher(def: ResourceDef, opts: ListOptions): (obj: KubeObject) => boolean {
     const labels = parseLabelSelector(opts.labelSelector);
-    const fields = parseFieldSelector(opts.fieldSelector, COMMON_FIELD_LABELS);
+    const legacy =
+      def.builtin && !def.group && (LEGACY_FIELD_LABEL_KINDS as readonly string[]).includes(def.kind);
+    const fields = parseFieldSelector(opts.fieldSelector, COMMON_FIELD_LABELS, legacy);
     return (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, objectFields(obj));
   }
 
   list(scope: Scope, opts: ListOptions): ListResult {
-    const match = this.matcher(scope.def, opts);
-    let rv = this.store.currentRV;
-    let start = '';
-    if (opts.continue) {
-      const token = decodeContinue(opts.continue);
-      if (token.rv < this.store.oldestResumableRV) {
-        throw expired(
-          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
-        );
-      }
-      rv = token.rv;
-      start = token.start;
-    }
-    const all = this.store
-      .list(resourceKey(scope.def), scope.namespace)
-      .filter((o) => (!start || keyOf(o) > start) && match(o));
-    const limit = opts.limit && opts.limit > 0 ? opts.limit : all.length;
-    const items = all.slice(0, limit);
-    const result: ListResult = { items, resourceVersion: String(rv) };
-    if (all.length > limit) {
-      result.continue = Buffer.from(JSON.stringify({ rv, start: keyOf(items[items.length - 1]) })).toString(
-        'base64url',
+    return listPage(this.store, resourceKey(scope.def), scope.namespace, opts, this.matcher(scope.def, opts));
+  }
+
+  /** The namespace an object to be created goes to (checked to exist and not be terminating). */
+  private createNamespace(scope: Scope, meta: ObjectMeta): string | undefined {
+    if (!scope.def.namespaced) return undefined;
+    if (meta.namespace && meta.namespace !== scope.namespace) {
+      throw badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
       );
-      result.remainingItemCount = all.length - limit;
     }
-    return result;
+    this.checkNamespaceWritable(scope.def, scope.namespace!, meta.name ?? meta.generateName ?? '');
+    return scope.namespace;
   }
 
   /** Metadata of an object to be created: namespace, name, uid, timestamps, generation. */
   private createMeta(scope: Scope, incoming: ObjectMeta): ObjectMeta {
     const { def } = scope;
-    const { deletionTimestamp: _d, deletionGracePeriodSeconds: _g, generation: _gen, ...meta } = incoming;
-    if (def.namespaced) {
-      if (meta.namespace && meta.namespace !== scope.namespace) {
-        throw badRequest(
-          'the namespace of the provided object does not match the namespace sent on the request',
-        );
-      }
-      meta.namespace = scope.namespace;
-      this.checkNamespaceWritable(def, scope.namespace!);
-    } else delete meta.namespace;
+    const meta: ObjectMeta = { ...incoming };
+    for (const serverOwned of [
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+      'generation',
+      'namespace',
+    ] as const) {
+      delete meta[serverOwned];
+    }
+    const namespace = this.createNamespace(scope, incoming);
+    if (namespace) meta.namespace = namespace;
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     const errors = validateMeta(def.kind, meta);
@@ -173,6 +148,7 @@ export class Operations {
   create(scope: Scope, body: unknown, opts: WriteOptions): WriteResult {
     const { def } = scope;
     const decoded = decodeObject(def, body, { fieldValidation: opts.fieldValidation });
+    this.checkCrdServing(def);
     const meta = this.createMeta(scope, decoded.object.metadata);
     const key = resourceKey(def);
     if (this.store.get(key, meta.namespace, meta.name!)) throw alreadyExists(groupResource(def), meta.name!);
@@ -191,23 +167,12 @@ export class Operations {
     const prev = this.get({ ...scope, subresource: undefined });
     const decoded = decodeObject(def, body, { fieldValidation: opts.fieldValidation, name: scope.name });
     const incoming = decoded.object;
-    if (incoming.metadata.name && incoming.metadata.name !== scope.name) {
-      throw badRequest(
-        `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${scope.name})`,
-      );
-    }
-    if (def.namespaced && incoming.metadata.namespace && incoming.metadata.namespace !== scope.namespace) {
-      throw badRequest(
-        'the namespace of the provided object does not match the namespace sent on the request',
-      );
-    }
-    this.checkPrecondition(def, prev, incoming.metadata.resourceVersion);
+    checkUpdateTarget(scope, prev, incoming);
     let next: KubeObject;
     if (scope.subresource === 'status') next = { ...prev, status: incoming.status };
     else {
       next = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
       if (def.subresources.status) next.status = prev.status;
-      if (next.status === undefined) delete next.status;
     }
     if (next.status === undefined) delete next.status;
     return { ...this.commit(def, prev, next, opts), warnings: decoded.warnings };
@@ -247,6 +212,8 @@ export class Operations {
           ...prev.metadata,
           deletionTimestamp: timestamp(this.now()),
           deletionGracePeriodSeconds: 0,
+          // rest.BeforeDelete: marking an object deleted is a change of its desired state
+          generation: prev.metadata.generation ? prev.metadata.generation + 1 : prev.metadata.generation,
         },
       };
       if (def.kind === 'Namespace' && !def.group) next = writePath(next, '.status.phase', 'Terminating');
@@ -276,7 +243,7 @@ export class Operations {
       ...validateMetaUpdate(next.metadata, prev.metadata),
     ];
     if (errors.length) throw invalid(def.kind, def.group, prev.metadata.name!, errors);
-    if (tracksGeneration(def) && specChanged(prev, next))
+    if (tracksGeneration(def) && specChanged(def, prev, next))
       next.metadata.generation = (prev.metadata.generation ?? 0) + 1;
     next.metadata.resourceVersion = prev.metadata.resourceVersion;
     if (sameContent(prev, next)) return { object: prev, warnings: [] };
@@ -288,15 +255,40 @@ export class Operations {
     return { object: stored, warnings: [] };
   }
 
-  private checkNamespaceWritable(def: ResourceDef, namespace: string): void {
+  /** Objects of a CRD that is being deleted cannot be created any more. */
+  private checkCrdServing(def: ResourceDef): void {
+    if (def.builtin) return;
+    const crd = this.store.get(
+      'apiextensions.k8s.io/customresourcedefinitions',
+      undefined,
+      `${def.plural}.${def.group}`,
+    );
+    if (crd?.metadata.deletionTimestamp) {
+      throw new StatusError(
+        405,
+        'MethodNotAllowed',
+        'create not allowed while custom resource definition is terminating',
+      );
+    }
+  }
+
+  private checkNamespaceWritable(def: ResourceDef, namespace: string, name: string): void {
     const ns = this.store.get('/namespaces', undefined, namespace);
     if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.metadata.deletionTimestamp) {
-      throw forbidden(
+      const err = forbidden(
         groupResource(def),
-        '',
+        name,
         `unable to create new content in namespace ${namespace} because it is being terminated`,
       );
+      err.details!.causes = [
+        {
+          reason: 'NamespaceTerminating',
+          message: `namespace ${namespace} is being terminated`,
+          field: 'metadata.namespace',
+        },
+      ];
+      throw err;
     }
   }
 
@@ -309,30 +301,51 @@ export class Operations {
   }
 }
 
+/** An update body must name the object of the URL and may carry resourceVersion and uid preconditions. */
+function checkUpdateTarget(scope: Scope, prev: KubeObject, incoming: KubeObject): void {
+  const { def } = scope;
+  const { name, namespace, resourceVersion, uid } = incoming.metadata;
+  if (name && name !== scope.name) {
+    throw badRequest(`the name of the object (${name}) does not match the name on the URL (${scope.name})`);
+  }
+  if (def.namespaced && namespace && namespace !== scope.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  if (resourceVersion && resourceVersion !== prev.metadata.resourceVersion) {
+    throw conflict(groupResource(def), prev.metadata.name!, MODIFIED_CONFLICT);
+  }
+  if (uid && uid !== prev.metadata.uid) {
+    throw conflict(
+      groupResource(def),
+      scope.name!,
+      `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${prev.metadata.uid}`,
+    );
+  }
+}
+
+/** DeleteOptions preconditions, checked (and worded) as rest.BeforeDelete does: the Kind names the object. */
 function checkDeletePreconditions(
   def: ResourceDef,
   prev: KubeObject,
   pre: DeleteOptions['preconditions'],
 ): void {
+  const kind = { group: def.group, resource: def.kind };
   const name = prev.metadata.name!;
-  if (pre?.uid && pre.uid !== prev.metadata.uid) {
+  const { uid, resourceVersion } = prev.metadata;
+  if (pre?.uid && pre.uid !== uid) {
     throw conflict(
-      groupResource(def),
+      kind,
       name,
-      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${prev.metadata.uid}`,
+      `the UID in the precondition (${pre.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
     );
   }
-  if (pre?.resourceVersion && pre.resourceVersion !== prev.metadata.resourceVersion) {
+  if (pre?.resourceVersion && pre.resourceVersion !== resourceVersion) {
     throw conflict(
-      groupResource(def),
+      kind,
       name,
-      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in meta: ${prev.metadata.resourceVersion}`,
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${resourceVersion}). The object might have been modified`,
     );
   }
-}
-
-function keyOf(o: KubeObject): string {
-  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name!;
 }
 
 export function hasFinalizers(def: ResourceDef, obj: KubeObject): boolean {

@@ -49,13 +49,8 @@ export function jsonPatch(target: Json, patchText: string): Json {
     throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   try {
     return applyPatch(structuredClone(target), ops as fastJsonPatch.Operation[], true, false).newDocument;
-  } catch (e) {
-    const message = (e as Error).message.split('\n')[0];
-    throw new StatusError(
-      422,
-      'Invalid',
-      `the server rejected our request due to an error in our request: ${message}`,
-    );
+  } catch {
+    throw new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request');
   }
 }
 

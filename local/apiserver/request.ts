@@ -3,7 +3,7 @@
  * subresource), query options, content negotiation and bodies.
  */
 import type { IncomingMessage } from 'node:http';
-import { badRequest, resourceNotFound, StatusError } from './errors.js';
+import { badRequest, invalid, resourceNotFound, StatusError } from './errors.js';
 import { isFieldValidation, type FieldValidation } from './decode.js';
 import { requestBodyText } from './protobuf/index.js';
 import type { Registry } from './registry.js';
@@ -114,28 +114,42 @@ export function fieldValidation(q: URLSearchParams): FieldValidation {
   return v;
 }
 
-export function dryRun(q: URLSearchParams, body?: { dryRun?: unknown }): boolean {
+const OPTIONS_KINDS: Record<string, string> = {
+  POST: 'CreateOptions',
+  PUT: 'UpdateOptions',
+  PATCH: 'PatchOptions',
+  DELETE: 'DeleteOptions',
+};
+
+/** `dryRun=All` from the query or the DeleteOptions body; any other value is 422 as on a real server. */
+export function dryRun(q: URLSearchParams, method: string | undefined, body?: { dryRun?: unknown }): boolean {
   const values = [...q.getAll('dryRun'), ...(Array.isArray(body?.dryRun) ? (body.dryRun as string[]) : [])];
-  for (const v of values)
-    if (v !== 'All') throw badRequest(`Invalid dry run value: ${v}; supported values: All`);
+  const bad = values.find((v) => v !== 'All');
+  if (bad !== undefined) {
+    throw invalid(OPTIONS_KINDS[method ?? ''] ?? 'CreateOptions', 'meta.k8s.io', '', [
+      { type: 'FieldValueNotSupported', field: 'dryRun', value: bad, detail: 'supported values: "All"' },
+    ]);
+  }
   return values.length > 0;
 }
 
-export const OUTPUT_KINDS = ['full', 'metadata', 'table'] as const;
+export const OUTPUT_KINDS = ['full', 'metadata', 'metadata-list', 'table'] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
 
-/** Content negotiation on Accept: the first acceptable media type wins. */
 const JSON_TYPES = ['application/json', '*/*', 'application/*'] as const;
-const METADATA_AS = ['PartialObjectMetadata', 'PartialObjectMetadataList'] as const;
+const AS_KINDS: Record<string, OutputKind> = {
+  PartialObjectMetadata: 'metadata',
+  PartialObjectMetadataList: 'metadata-list',
+};
 
 function clauseKind(clause: string): OutputKind | undefined {
   const [type, ...params] = clause.split(';').map((s) => s.trim());
   if (!(JSON_TYPES as readonly string[]).includes(type)) return undefined;
   const as = params.find((p) => p.startsWith('as='))?.slice(3);
-  if (!as) return 'full';
-  return (METADATA_AS as readonly string[]).includes(as) ? 'metadata' : undefined;
+  return as ? AS_KINDS[as] : 'full';
 }
 
+/** Content negotiation on Accept: the first acceptable media type wins. */
 export function outputKind(accept: string | undefined): OutputKind {
   if (!accept) return 'full';
   for (const clause of accept.split(',')) {
@@ -146,8 +160,42 @@ export function outputKind(accept: string | undefined): OutputKind {
   throw new StatusError(
     406,
     'NotAcceptable',
-    `only the following media types are accepted: application/json`,
+    'only the following media types are accepted: application/json',
   );
+}
+
+/** The Go type a real server names when a metadata transform does not fit the answer. */
+function goTypeName(def: ResourceDef, list: boolean): string {
+  if (!def.builtin) return list ? '*unstructured.UnstructuredList' : '*unstructured.Unstructured';
+  return `*${def.version}.${def.kind}${list ? 'List' : ''}`;
+}
+
+/**
+ * The metadata-only form asked for an object or a list: PartialObjectMetadata fits an object
+ * (and each watch event), PartialObjectMetadataList a list; the other way round is 406.
+ */
+export function metadataOnly(
+  accept: string | undefined,
+  def: ResourceDef,
+  answer: 'object' | 'list' | 'watch',
+): boolean {
+  const kind = outputKind(accept);
+  if (kind !== 'metadata' && kind !== 'metadata-list') return false;
+  if (answer === 'list' && kind === 'metadata') {
+    throw new StatusError(
+      406,
+      'NotAcceptable',
+      `you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(def, true)})`,
+    );
+  }
+  if (answer === 'object' && kind === 'metadata-list') {
+    throw new StatusError(
+      406,
+      'NotAcceptable',
+      `you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(def, false)})`,
+    );
+  }
+  return true;
 }
 
 const MAX_BODY = 3 * 1024 * 1024;

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, methodNotAllowed, resourceNotFound, unsupportedMediaType } from './errors.js';
 import { toPartialMetadata, toScale } from './objects.js';
 import type { Scope, Subresource, WriteResult } from './operations.js';
-import { jsonPatch, mergePatch, patchTypeOf, strategicMerge } from './patch.js';
+import { jsonPatch, mergePatch, patchTypeOf, strategicMerge, type PatchType } from './patch.js';
 import { PROTOBUF_CONTENT_TYPE } from './protobuf/index.js';
 import { apiVersionOf } from './registry.js';
 import {
@@ -14,7 +14,7 @@ import {
   fieldValidation,
   isWatch,
   listOptions,
-  outputKind,
+  metadataOnly,
   watchOptions,
   type ResourceRequest,
 } from './request.js';
@@ -48,16 +48,16 @@ function warningHeaders(result: WriteResult): Record<string, string> {
 }
 
 function view(call: RestCall, obj: KubeObject): KubeObject {
-  return outputKind(call.req.headers.accept) === 'metadata' ? toPartialMetadata(obj) : obj;
+  return metadataOnly(call.req.headers.accept, call.target.def, 'object') ? toPartialMetadata(obj) : obj;
 }
 
 function list(ctx: ServerContext, call: RestCall, scope: Scope): void {
   const result = ctx.ops.list(scope, listOptions(call.url.searchParams));
-  const metadataOnly = outputKind(call.req.headers.accept) === 'metadata';
+  const asMetadata = metadataOnly(call.req.headers.accept, scope.def, 'list');
   const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
   if (result.continue) metadata.continue = result.continue;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-  const body = metadataOnly
+  const body = asMetadata
     ? {
         kind: 'PartialObjectMetadataList',
         apiVersion: 'meta.k8s.io/v1',
@@ -69,7 +69,7 @@ function list(ctx: ServerContext, call: RestCall, scope: Scope): void {
 }
 
 function watch(ctx: ServerContext, call: RestCall, scope: Scope): void {
-  const opts = watchOptions(call.url.searchParams, outputKind(call.req.headers.accept) === 'metadata');
+  const opts = watchOptions(call.url.searchParams, metadataOnly(call.req.headers.accept, scope.def, 'watch'));
   const { res } = call;
   ctx.ops.matcher(scope.def, opts); // selector errors answer 400 before the stream starts
   res.writeHead(200, {
@@ -112,7 +112,7 @@ function writeOpts(
 ): { fieldValidation: ReturnType<typeof fieldValidation>; dryRun: boolean } {
   return {
     fieldValidation: fieldValidation(call.url.searchParams),
-    dryRun: dryRun(call.url.searchParams, body),
+    dryRun: dryRun(call.url.searchParams, call.req.method, body),
   };
 }
 
@@ -158,26 +158,35 @@ function putTo(
   return ctx.ops.update(scope, body, opts);
 }
 
+/** Custom resources have no patch strategies: a real server refuses strategic merge patches for them. */
+const CR_PATCH_TYPES =
+  'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml';
+
+function applyPatchBody(type: PatchType, current: KubeObject, call: RestCall, scope: Scope): unknown {
+  if (type === 'json') return jsonPatch(current, call.body);
+  const patchDoc = jsonBody(call.body, scope);
+  if (typeof patchDoc !== 'object' || patchDoc === null || Array.isArray(patchDoc)) {
+    throw badRequest('the patch must be a JSON object');
+  }
+  return type === 'merge'
+    ? mergePatch(current, patchDoc)
+    : strategicMerge(current, patchDoc, scope.def.schema);
+}
+
 function patch(ctx: ServerContext, call: RestCall, scope: Scope): void {
   if (!scope.name) throw methodNotAllowed();
   const type = patchTypeOf(call.req.headers['content-type']);
   if (type === 'apply')
-    throw unsupportedMediaType('application/apply-patch+yaml (server-side apply is not built yet)');
-  const current =
-    scope.subresource === 'scale'
-      ? toScale(scope.def, ctx.ops.get({ ...scope, subresource: undefined }))
-      : ctx.ops.get({ ...scope, subresource: undefined });
-  let patched: unknown;
-  if (type === 'json') patched = jsonPatch(current, call.body);
-  else {
-    const patchDoc = jsonBody(call.body, scope);
-    if (typeof patchDoc !== 'object' || patchDoc === null || Array.isArray(patchDoc))
-      throw badRequest('the patch must be a JSON object');
-    patched =
-      type === 'merge' || !scope.def.builtin
-        ? mergePatch(current, patchDoc)
-        : strategicMerge(current, patchDoc, scope.def.schema);
+    throw unsupportedMediaType(
+      'application/apply-patch+yaml',
+      'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (server-side apply is not built yet)',
+    );
+  const scale = scope.subresource === 'scale';
+  if (type === 'strategic' && !scope.def.builtin && !scale) {
+    throw unsupportedMediaType('application/strategic-merge-patch+json', CR_PATCH_TYPES);
   }
+  const stored = ctx.ops.get({ ...scope, subresource: undefined });
+  const patched = applyPatchBody(type, scale ? toScale(scope.def, stored) : stored, call, scope);
   const result = putTo(ctx, scope, patched, writeOpts(call));
   send(call.res, 200, view(call, result.object), warningHeaders(result));
 }
@@ -197,7 +206,7 @@ function deleteBody(call: RestCall): DeleteBody {
 function remove(ctx: ServerContext, call: RestCall, scope: Scope): void {
   if (scope.subresource) throw methodNotAllowed();
   const opts = deleteBody(call);
-  const dry = dryRun(call.url.searchParams, opts);
+  const dry = dryRun(call.url.searchParams, call.req.method, opts);
   if (!scope.name) return removeCollection(ctx, call, scope, dry);
   const { object, deleted } = ctx.ops.delete(scope, { dryRun: dry, preconditions: opts.preconditions });
   if (deleted && scope.def.builtin) {

@@ -142,7 +142,8 @@ export function fromMetaLabelSelector(sel: MetaLabelSelector): LabelSelector {
 
 /** Renders a selector in the string form `kubectl` and the scale subresource use. */
 export function formatLabelSelector(selector: LabelSelector): string {
-  return selector
+  return [...selector]
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map((r) => {
       switch (r.op) {
         case 'in':
@@ -191,16 +192,28 @@ function splitUnescaped(text: string, sep: string): string[] {
 }
 
 /** Parses a `fieldSelector`; `supported` lists the field labels the resource allows. */
+/**
+ * Parses a `fieldSelector`; `supported` lists the field labels the resource allows. Kinds with
+ * their own field label conversion (Pod, Node, Event, ...) word a refusal the legacy way.
+ */
 export function parseFieldSelector(
   text: string | undefined | null,
   supported: readonly string[],
+  legacyWording = false,
 ): FieldRequirement[] {
   if (!text || !text.trim()) return [];
   return splitUnescaped(text, ',').map((part) => {
     const m = /^([^=!]+?)\s*(==|=|!=)\s*(.*)$/.exec(part.trim());
     if (!m) throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
     const field = m[1].trim();
-    if (!supported.includes(field)) throw badRequest(`field label not supported: ${field}`);
+    if (!supported.includes(field)) {
+      const known = supported.map((s) => JSON.stringify(s)).join(', ');
+      throw badRequest(
+        legacyWording
+          ? `field label not supported: ${field}`
+          : `"${field}" is not a known field selector: only ${known}`,
+      );
+    }
     return { field, op: m[2] === '!=' ? '!=' : '=', value: unescapeFieldValue(m[3]) };
   });
 }

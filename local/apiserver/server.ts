@@ -14,7 +14,7 @@ import {
 } from './errors.js';
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { parseJson } from './decode.js';
-import type { OpenApiCache } from './openapi.js';
+import { openApiV2, type OpenApiCache } from './openapi.js';
 import type { Operations, Scope } from './operations.js';
 import { apiVersionOf, type Registry } from './registry.js';
 import { parseApiPath, resolveResource, readBody } from './request.js';
@@ -78,7 +78,11 @@ function openapi(ctx: ServerContext, pathname: string): string | undefined {
 /** Answers the non-resource paths (health, version, OpenAPI); false when the path is not one. */
 function nonResource(ctx: ServerContext, pathname: string, res: ServerResponse): boolean {
   if (pathname === '/version') send(res, 200, versionInfo());
-  else if (pathname.startsWith('/openapi/')) {
+  else if (pathname === '/openapi/v2') {
+    const doc = openApiV2((res.req.headers.accept ?? '').includes('protobuf'));
+    res.writeHead(200, { 'Content-Type': doc.contentType });
+    res.end(doc.body);
+  } else if (pathname.startsWith('/openapi/')) {
     const doc = openapi(ctx, pathname);
     if (!doc) throw resourceNotFound();
     send(res, 200, doc);

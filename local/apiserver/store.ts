@@ -107,9 +107,32 @@ export class Store {
   remove(resource: string, object: KubeObject): void {
     const table = this.tables.get(resource);
     const key = objectKey(object.metadata.namespace, object.metadata.name!);
-    if (!table?.delete(key)) return;
+    const previous = table?.get(key);
+    if (!previous) return;
+    table!.delete(key);
     this.sortedKeys.delete(resource);
-    this.emit({ rv: Number(object.metadata.resourceVersion), type: 'DELETED', resource, object });
+    this.emit({ rv: Number(object.metadata.resourceVersion), type: 'DELETED', resource, object, previous });
+  }
+
+  /**
+   * The objects of a resource as they were at resourceVersion `rv` (for paging through a
+   * consistent snapshot), rebuilt from the current state and the kept history; undefined when
+   * the history no longer reaches back to `rv`.
+   */
+  listAt(resource: string, namespace: string | undefined, rv: number): KubeObject[] | undefined {
+    if (rv < this.compactedRV) return undefined;
+    if (rv >= this.rv) return this.list(resource, namespace);
+    const state = new Map(
+      this.list(resource, namespace).map((o) => [objectKey(o.metadata.namespace, o.metadata.name!), o]),
+    );
+    for (let i = this.history.length - 1; i >= this.historyStart && this.history[i].rv > rv; i--) {
+      const e = this.history[i];
+      if (e.resource !== resource || (namespace && e.object.metadata.namespace !== namespace)) continue;
+      const key = objectKey(e.object.metadata.namespace, e.object.metadata.name!);
+      if (e.type === 'ADDED') state.delete(key);
+      else state.set(key, e.previous!);
+    }
+    return [...state.keys()].sort(compareKeys).map((k) => state.get(k)!);
   }
 
   /** Drops a whole resource (a deleted CRD), without events for each object. */

@@ -165,8 +165,3 @@ export function validateAgainstSchema(def: ResourceDef, object: unknown): FieldE
   }
   return out;
 }
-
-/** The Go-decoder message a built-in kind answers a wrongly typed field with (a 400, not a 422). */
-export function decodeErrorMessage(def: ResourceDef, e: FieldError, expected: string): string {
-  return `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: json: cannot unmarshal ${String(e.value)} into Go struct field ${def.kind}.${e.field} of type ${expected}`;
-}

@@ -39,7 +39,17 @@ export function transition(
   const before = event.previous ? matches(event.previous) : now;
   if (now && before) return { type: 'MODIFIED', object: event.object };
   if (now) return { type: 'ADDED', object: event.object };
-  if (before) return { type: 'DELETED', object: event.object };
+  if (before) {
+    // the watcher last saw the previous state: it is told of its deletion at this resourceVersion
+    const prev = event.previous!;
+    return {
+      type: 'DELETED',
+      object: {
+        ...prev,
+        metadata: { ...prev.metadata, resourceVersion: event.object.metadata.resourceVersion },
+      },
+    };
+  }
   return undefined;
 }
 

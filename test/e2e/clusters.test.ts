@@ -173,7 +173,7 @@ describe('npm start -- --no-default-clusters --cluster <name> (a landscape of it
 
   // Bug in local/landscape.ts: the control endpoint's action throws synchronously (api.cluster(name)) outside
   // the promise chain, so the uncaught error kills `npm start` instead of answering 400.
-  it.failing('stop-cluster of an unknown cluster is an error, and the landscape keeps running', async () => {
+  it('stop-cluster of an unknown cluster is an error, and the landscape keeps running', async () => {
     const l = other!;
     const r = await l.cli(['stop-cluster', 'no-such-cluster']);
     expect(outcome(r)).toEqual({

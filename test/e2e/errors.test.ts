@@ -33,12 +33,12 @@ describe('a kind the server does not serve (no CRD)', () => {
   // Server bug: GET /openapi/v2 answers 404 (kubectl's validation falls back to it for a kind that is
   // not in /openapi/v3), so kubectl fails with "error validating data: the server could not find the
   // requested resource; ... --validate=false" before it can report the missing kind.
-  it.failing('apply -f (default validation)', async () => {
+  it('apply -f (default validation)', async () => {
     const file = await manifest('widget.yaml', widget);
     expect(outcome(await landscape().kubectl(['apply', '-f', file]))).toEqual(failure(noMapping(file)));
   });
 
-  it.failing('create -f (default validation)', async () => {
+  it('create -f (default validation)', async () => {
     const file = await manifest('widget-create.yaml', widget);
     expect(outcome(await landscape().kubectl(['create', '-f', file]))).toEqual(failure(noMapping(file)));
   });

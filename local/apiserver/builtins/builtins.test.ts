@@ -172,7 +172,7 @@ describe('builtinResources', () => {
         statusReplicasPath: '.status.replicas',
         labelSelectorPath: '.status.selector',
       });
-      expect(props.spec?.properties?.replicas).toEqual({ type: 'integer', format: 'int32' });
+      expect(props.spec?.properties?.replicas).toEqual({ type: 'integer', format: 'int32', default: 1 });
     }
   });
 

@@ -240,75 +240,69 @@ describe('CustomResourceDefinitions', () => {
 
   // Known embedded-server bug (operations.ts create does not check a terminating CRD): remove .failing once fixed.
 
-  it.failing(
-    'keeps a CRD terminating while an object of it has a finalizer, refusing creates with 405',
-    async () => {
-      await ext.createCustomResourceDefinition({ body: crd('gizmos') });
-      await t.custom.createNamespacedCustomObject({
+  it('keeps a CRD terminating while an object of it has a finalizer, refusing creates with 405', async () => {
+    await ext.createCustomResourceDefinition({ body: crd('gizmos') });
+    await t.custom.createNamespacedCustomObject({
+      ...api('gizmos'),
+      namespace: ns,
+      body: object('gizmos', 'held', { size: 1 }, { finalizers: ['example.com/keep'] }),
+    });
+    await ext.deleteCustomResourceDefinition({ name: 'gizmos.example.com' });
+    await eventually(async () => {
+      const held = (await t.custom.getNamespacedCustomObject({
         ...api('gizmos'),
         namespace: ns,
-        body: object('gizmos', 'held', { size: 1 }, { finalizers: ['example.com/keep'] }),
-      });
-      await ext.deleteCustomResourceDefinition({ name: 'gizmos.example.com' });
-      await eventually(async () => {
-        const held = (await t.custom.getNamespacedCustomObject({
-          ...api('gizmos'),
-          namespace: ns,
-          name: 'held',
-        })) as k8s.KubernetesObject;
-        expect(held.metadata!.deletionTimestamp).toBeDefined();
-      });
-      const terminating = await ext.readCustomResourceDefinition({ name: 'gizmos.example.com' });
-      expect(terminating.metadata!.deletionTimestamp).toBeDefined();
-      const s = await expectStatus(() =>
-        t.custom.createNamespacedCustomObject({
-          ...api('gizmos'),
-          namespace: ns,
-          body: object('gizmos', 'late'),
-        }),
-      );
-      expect(s).toMatchObject({
-        code: 405,
-        reason: 'MethodNotAllowed',
-        message: 'create not allowed while custom resource definition is terminating',
-      });
-      await t.custom.patchNamespacedCustomObject(
-        { ...api('gizmos'), namespace: ns, name: 'held', body: { metadata: { finalizers: null } } },
-        MERGE_PATCH,
-      );
-      await eventually(async () =>
-        expect(
-          (await expectStatus(() => ext.readCustomResourceDefinition({ name: 'gizmos.example.com' }))).code,
-        ).toBe(404),
-      );
-    },
-  );
+        name: 'held',
+      })) as k8s.KubernetesObject;
+      expect(held.metadata!.deletionTimestamp).toBeDefined();
+    });
+    const terminating = await ext.readCustomResourceDefinition({ name: 'gizmos.example.com' });
+    expect(terminating.metadata!.deletionTimestamp).toBeDefined();
+    const s = await expectStatus(() =>
+      t.custom.createNamespacedCustomObject({
+        ...api('gizmos'),
+        namespace: ns,
+        body: object('gizmos', 'late'),
+      }),
+    );
+    expect(s).toMatchObject({
+      code: 405,
+      reason: 'MethodNotAllowed',
+      message: 'create not allowed while custom resource definition is terminating',
+    });
+    await t.custom.patchNamespacedCustomObject(
+      { ...api('gizmos'), namespace: ns, name: 'held', body: { metadata: { finalizers: null } } },
+      MERGE_PATCH,
+    );
+    await eventually(async () =>
+      expect(
+        (await expectStatus(() => ext.readCustomResourceDefinition({ name: 'gizmos.example.com' }))).code,
+      ).toBe(404),
+    );
+  });
 
   // Known embedded-server bug (objects.ts specChanged always ignores status): remove .failing once fixed.
 
-  it.failing(
-    'bumps generation on a status change of a custom resource without a status subresource',
-    async () => {
-      await ext.createCustomResourceDefinition({ body: crd('sprockets') });
-      await t.custom.createNamespacedCustomObject({
-        ...api('sprockets'),
-        namespace: ns,
-        body: object('sprockets', 's1'),
-      });
-      const patch = (body: object): Promise<k8s.KubernetesObject> =>
-        t.custom.patchNamespacedCustomObject(
-          { ...api('sprockets'), namespace: ns, name: 's1', body },
-          MERGE_PATCH,
-        ) as Promise<k8s.KubernetesObject>;
-      expect((await patch({ metadata: { labels: { a: 'b' } } })).metadata!.generation).toBe(1);
-      // without a status subresource, status is part of the main resource and counts like spec
-      const changed = (await patch({ status: { ready: true } })) as k8s.KubernetesObject & {
-        status?: { ready?: boolean };
-      };
-      expect(changed.status).toEqual({ ready: true });
-      expect(changed.metadata!.generation).toBe(2);
-    },
-  );
+  it('bumps generation on a status change of a custom resource without a status subresource', async () => {
+    await ext.createCustomResourceDefinition({ body: crd('sprockets') });
+    await t.custom.createNamespacedCustomObject({
+      ...api('sprockets'),
+      namespace: ns,
+      body: object('sprockets', 's1'),
+    });
+    const patch = (body: object): Promise<k8s.KubernetesObject> =>
+      t.custom.patchNamespacedCustomObject(
+        { ...api('sprockets'), namespace: ns, name: 's1', body },
+        MERGE_PATCH,
+      ) as Promise<k8s.KubernetesObject>;
+    expect((await patch({ metadata: { labels: { a: 'b' } } })).metadata!.generation).toBe(1);
+    // without a status subresource, status is part of the main resource and counts like spec
+    const changed = (await patch({ status: { ready: true } })) as k8s.KubernetesObject & {
+      status?: { ready?: boolean };
+    };
+    expect(changed.status).toEqual({ ready: true });
+    expect(changed.metadata!.generation).toBe(2);
+  });
 
   it('serves the status subresource of a CRD that declares one', async () => {
     await ext.createCustomResourceDefinition({ body: crd('cogs', { status: true }) });

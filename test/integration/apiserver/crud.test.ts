@@ -76,7 +76,7 @@ describe('identity and bookkeeping', () => {
 
   // Known embedded-server bug (operations.ts update overwrites a mismatched uid instead of refusing): remove .failing once fixed.
 
-  it.failing('treats the uid of an update body as a precondition (409 Conflict on mismatch)', async () => {
+  it('treats the uid of an update body as a precondition (409 Conflict on mismatch)', async () => {
     const cm = await t.core.createNamespacedConfigMap({
       namespace: ns,
       body: { metadata: { name: 'keep-uid' } },
@@ -200,14 +200,11 @@ describe('generation', () => {
 
   // Known embedded-server bug (objects.ts specChanged ignores Deployment annotations): remove .failing once fixed.
 
-  it.failing(
-    'bumps the generation of a Deployment on an annotation change (annotations are copied to ReplicaSets)',
-    async () => {
-      await t.apps.createNamespacedDeployment({ namespace: ns, body: deployment('gen-annotation') });
-      const changed = await patchDeployment('gen-annotation', { metadata: { annotations: { note: 'x' } } });
-      expect(changed.metadata!.generation).toBe(2);
-    },
-  );
+  it('bumps the generation of a Deployment on an annotation change (annotations are copied to ReplicaSets)', async () => {
+    await t.apps.createNamespacedDeployment({ namespace: ns, body: deployment('gen-annotation') });
+    const changed = await patchDeployment('gen-annotation', { metadata: { annotations: { note: 'x' } } });
+    expect(changed.metadata!.generation).toBe(2);
+  });
 
   it('keeps the generation of a Deployment on a status write', async () => {
     const dep = await t.apps.createNamespacedDeployment({
@@ -342,7 +339,7 @@ describe('dryRun=All', () => {
 
   // Known embedded-server bug (request.ts dryRun answers 400 BadRequest): remove .failing once fixed.
 
-  it.failing('refuses an unknown dryRun value as invalid CreateOptions (422)', async () => {
+  it('refuses an unknown dryRun value as invalid CreateOptions (422)', async () => {
     const s = await expectStatus(() =>
       t.core.createNamespacedConfigMap({
         namespace: ns,

@@ -75,7 +75,7 @@ describe('unknown namespace', () => {
 
 describe('invalid field type', () => {
   // Known embedded-server bug (decode.ts decodeError words the Go decoder error differently): remove .failing once fixed.
-  it.failing('is a 400 decode error for a built-in kind (ConfigMap data value not a string)', async () => {
+  it('is a 400 decode error for a built-in kind (ConfigMap data value not a string)', async () => {
     const s = await expectStatus(() =>
       t.core.createNamespacedConfigMap({
         namespace: ns,
@@ -92,7 +92,7 @@ describe('invalid field type', () => {
 
   // Known embedded-server bug (decode.ts decodeError words the Go decoder error differently): remove .failing once fixed.
 
-  it.failing('is a 400 decode error for a built-in kind (Deployment spec.replicas a string)', async () => {
+  it('is a 400 decode error for a built-in kind (Deployment spec.replicas a string)', async () => {
     const body = deployment('typed');
     body.spec!.replicas = 'two' as unknown as number;
     const s = await expectStatus(() => t.apps.createNamespacedDeployment({ namespace: ns, body }));
@@ -166,7 +166,7 @@ describe('missing required field', () => {
 
 describe('malformed JSON', () => {
   // Known embedded-server bug (decode.ts parseJson uses the JavaScript parser message and no body summary): remove .failing once fixed.
-  it.failing('is 400 BadRequest naming the expected kind and a summary of the body', async () => {
+  it('is 400 BadRequest naming the expected kind and a summary of the body', async () => {
     const broken = '{"metadata":{"name":"broken"';
     const s = await expectStatus(() =>
       t.core.createNamespacedConfigMap(
@@ -275,7 +275,7 @@ describe('stale resourceVersion', () => {
 
   // Known embedded-server bug (operations.ts delete words the precondition conflict as the storage layer, not rest.BeforeDelete): remove .failing once fixed.
 
-  it.failing('is 409 Conflict on a delete whose resourceVersion precondition fails', async () => {
+  it('is 409 Conflict on a delete whose resourceVersion precondition fails', async () => {
     const cm = await t.core.createNamespacedConfigMap({
       namespace: ns,
       body: { metadata: { name: 'stale-delete' } },
@@ -402,27 +402,24 @@ describe('namespace mismatch', () => {
 
 describe('field validation', () => {
   // Known embedded-server bug (decode.ts decodeObject does not wrap the strict error): remove .failing once fixed.
-  it.failing(
-    'Strict refuses an unknown field of a built-in kind with a 400 strict decoding error',
-    async () => {
-      const s = await expectStatus(() =>
-        t.core.createNamespacedConfigMap(
-          { namespace: ns, body: { metadata: { name: 'strict' } }, fieldValidation: 'Strict' },
-          addToBody({ bogus: true }),
-        ),
-      );
-      expect(s).toMatchObject({
-        code: 400,
-        reason: 'BadRequest',
-        message:
-          'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "bogus"',
-      });
-    },
-  );
+  it('Strict refuses an unknown field of a built-in kind with a 400 strict decoding error', async () => {
+    const s = await expectStatus(() =>
+      t.core.createNamespacedConfigMap(
+        { namespace: ns, body: { metadata: { name: 'strict' } }, fieldValidation: 'Strict' },
+        addToBody({ bogus: true }),
+      ),
+    );
+    expect(s).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message:
+        'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "bogus"',
+    });
+  });
 
   // Known embedded-server bug (decode.ts decodeObject does not wrap the strict error): remove .failing once fixed.
 
-  it.failing('Strict refuses an unknown field of a custom resource with its path', async () => {
+  it('Strict refuses an unknown field of a custom resource with its path', async () => {
     const s = await expectStatus(() =>
       t.custom.createNamespacedCustomObject({
         ...DEPLOYITEMS,

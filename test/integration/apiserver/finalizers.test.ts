@@ -78,7 +78,7 @@ describe('finalizers', () => {
 
   // Known embedded-server bug (meta.ts validateMetaUpdate renders the list as JSON, not Go %#v): remove .failing once fixed.
 
-  it.failing('refuses a new finalizer on an object being deleted with 422', async () => {
+  it('refuses a new finalizer on an object being deleted with 422', async () => {
     await createKept('no-new');
     await t.core.deleteNamespacedConfigMap({ name: 'no-new', namespace: ns });
     const s = await expectStatus(() => setFinalizers('no-new', [KEEP, 'example.com/other']));
@@ -117,31 +117,28 @@ describe('finalizers', () => {
 
   // Known embedded-server bug (operations.ts delete does not bump generation when marking deleted): remove .failing once fixed.
 
-  it.failing(
-    'keeps a custom resource with a finalizer and bumps its generation when marking it deleted',
-    async () => {
-      await t.custom.createNamespacedCustomObject({
-        ...DEPLOYITEMS,
-        namespace: ns,
-        body: deployItem('kept-di', undefined, { finalizers: [KEEP] }),
-      });
-      const answer = (await t.custom.deleteNamespacedCustomObject({
-        ...DEPLOYITEMS,
-        namespace: ns,
-        name: 'kept-di',
-      })) as Custom;
-      expect(answer.kind).toBe('DeployItem');
-      expect(answer.metadata!.deletionTimestamp).toBeDefined();
-      // registry markAsDeleting: generation+1 for objects that track it
-      expect(answer.metadata!.generation).toBe(2);
-      const stored = (await t.custom.getNamespacedCustomObject({
-        ...DEPLOYITEMS,
-        namespace: ns,
-        name: 'kept-di',
-      })) as Custom;
-      expect(stored.metadata!.generation).toBe(2);
-    },
-  );
+  it('keeps a custom resource with a finalizer and bumps its generation when marking it deleted', async () => {
+    await t.custom.createNamespacedCustomObject({
+      ...DEPLOYITEMS,
+      namespace: ns,
+      body: deployItem('kept-di', undefined, { finalizers: [KEEP] }),
+    });
+    const answer = (await t.custom.deleteNamespacedCustomObject({
+      ...DEPLOYITEMS,
+      namespace: ns,
+      name: 'kept-di',
+    })) as Custom;
+    expect(answer.kind).toBe('DeployItem');
+    expect(answer.metadata!.deletionTimestamp).toBeDefined();
+    // registry markAsDeleting: generation+1 for objects that track it
+    expect(answer.metadata!.generation).toBe(2);
+    const stored = (await t.custom.getNamespacedCustomObject({
+      ...DEPLOYITEMS,
+      namespace: ns,
+      name: 'kept-di',
+    })) as Custom;
+    expect(stored.metadata!.generation).toBe(2);
+  });
 
   it('deletes a custom resource once its finalizer is removed', async () => {
     await t.custom.createNamespacedCustomObject({
@@ -197,7 +194,7 @@ describe('namespace deletion', () => {
 
   // Known embedded-server bug (operations.ts checkNamespaceWritable passes no name and no cause): remove .failing once fixed.
 
-  it.failing('refuses creates in a terminating namespace with 403 Forbidden', async () => {
+  it('refuses creates in a terminating namespace with 403 Forbidden', async () => {
     const name = uniqueName('closing');
     await t.core.createNamespace({ body: { metadata: { name } } });
     // a finalizer keeps the namespace terminating while we try to create in it

@@ -82,7 +82,7 @@ describe('metadata-only get', () => {
 
   // Known embedded-server bug (request.ts outputKind treats both as= values alike): remove .failing once fixed.
 
-  it.failing('refuses PartialObjectMetadataList for a single object with 406 NotAcceptable', async () => {
+  it('refuses PartialObjectMetadataList for a single object with 406 NotAcceptable', async () => {
     const s = await expectStatus(() =>
       t.core.readNamespacedConfigMap({ name: 'm1', namespace: ns }, accept(AS_PARTIAL_LIST)),
     );
@@ -145,7 +145,7 @@ describe('metadata-only list', () => {
 
   // Known embedded-server bug (request.ts outputKind treats both as= values alike): remove .failing once fixed.
 
-  it.failing('refuses PartialObjectMetadata (not ...List) for a list with 406 NotAcceptable', async () => {
+  it('refuses PartialObjectMetadata (not ...List) for a list with 406 NotAcceptable', async () => {
     const s = await expectStatus(() => t.core.listNamespacedConfigMap({ namespace: ns }, accept(AS_PARTIAL)));
     expect(s).toMatchObject({ code: 406, reason: 'NotAcceptable' });
     expect(s.message).toMatch(/^you requested PartialObjectMetadata, but the requested object is a list/);

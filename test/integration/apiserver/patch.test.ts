@@ -144,7 +144,7 @@ describe('JSON patch', () => {
 
   // Known embedded-server bug (patch.ts jsonPatch appends the library error to the message): remove .failing once fixed.
 
-  it.failing('refuses a patch whose test operation fails with 422, changing nothing', async () => {
+  it('refuses a patch whose test operation fails with 422, changing nothing', async () => {
     const before = await t.apps.createNamespacedDeployment({
       namespace: ns,
       body: twoContainers('json-test'),
@@ -190,7 +190,7 @@ describe('patches of a custom resource', () => {
 
   // Known embedded-server bug (rest.ts patch falls back to a merge patch for custom resources): remove .failing once fixed.
 
-  it.failing('refuses a strategic merge patch with 415 UnsupportedMediaType', async () => {
+  it('refuses a strategic merge patch with 415 UnsupportedMediaType', async () => {
     await t.custom.createNamespacedCustomObject({
       ...DEPLOYITEMS,
       namespace: ns,

@@ -147,18 +147,15 @@ describe('Deployment scale subresource', () => {
 
   // Known embedded-server bug (selectors.ts formatLabelSelector keeps insertion order): remove .failing once fixed.
 
-  it.failing(
-    'reports spec.selector as the Scale status.selector string, requirements sorted by key',
-    async () => {
-      const body = deployment('sc-selector', { replicas: 1, labels });
-      body.spec!.selector.matchExpressions = [{ key: 'track', operator: 'In', values: ['stable', 'canary'] }];
-      body.spec!.template.metadata!.labels = { ...labels, track: 'stable' };
-      await t.apps.createNamespacedDeployment({ namespace: ns, body });
-      const scale = await t.apps.readNamespacedDeploymentScale({ name: 'sc-selector', namespace: ns });
-      // metav1.LabelSelectorAsSelector(...).String(): requirements sorted by key, set values sorted
-      expect(scale.status!.selector).toBe('app=shop,tier=web,track in (canary,stable)');
-    },
-  );
+  it('reports spec.selector as the Scale status.selector string, requirements sorted by key', async () => {
+    const body = deployment('sc-selector', { replicas: 1, labels });
+    body.spec!.selector.matchExpressions = [{ key: 'track', operator: 'In', values: ['stable', 'canary'] }];
+    body.spec!.template.metadata!.labels = { ...labels, track: 'stable' };
+    await t.apps.createNamespacedDeployment({ namespace: ns, body });
+    const scale = await t.apps.readNamespacedDeploymentScale({ name: 'sc-selector', namespace: ns });
+    // metav1.LabelSelectorAsSelector(...).String(): requirements sorted by key, set values sorted
+    expect(scale.status!.selector).toBe('app=shop,tier=web,track in (canary,stable)');
+  });
 
   it('writes spec.replicas with a Scale PUT, bumping the generation and nothing else', async () => {
     const dep = await t.apps.createNamespacedDeployment({
@@ -232,7 +229,7 @@ describe('Deployment scale subresource', () => {
 
   // Known embedded-server bug (builtins/apps.ts: no default for spec.replicas): remove .failing once fixed.
 
-  it.failing('reports the defaulted replicas (1) of a Deployment created without them', async () => {
+  it('reports the defaulted replicas (1) of a Deployment created without them', async () => {
     const dep = await t.apps.createNamespacedDeployment({ namespace: ns, body: deployment('sc-default') });
     expect(dep.spec!.replicas).toBe(1);
     const scale = await t.apps.readNamespacedDeploymentScale({ name: 'sc-default', namespace: ns });
@@ -287,7 +284,7 @@ describe('ManagedSeedSet scale subresource', () => {
 
   // Known embedded-server bug (selectors.ts formatLabelSelector keeps insertion order): remove .failing once fixed.
 
-  it.failing('reports spec.selector of a ManagedSeedSet as the Scale status.selector string', async () => {
+  it('reports spec.selector of a ManagedSeedSet as the Scale status.selector string', async () => {
     await t.custom.createNamespacedCustomObject({
       ...MSS,
       namespace: ns,

@@ -82,7 +82,7 @@ describe('watch', () => {
 
   // Known embedded-server bug (watch.ts transition sends the new object, not the previous one): remove .failing once fixed.
 
-  it.failing('reports an object leaving the label selector as DELETED and coming back as ADDED', async () => {
+  it('reports an object leaving the label selector as DELETED and coming back as ADDED', async () => {
     const ns = await freshNamespace(t, 'w-sel');
     const w = await watch(`/api/v1/namespaces/${ns}/configmaps`, { labelSelector: 'watched=yes' });
     await t.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'other' } } });
