@@ -12,11 +12,15 @@ const FUNCTION_NAME = /^[A-Za-z](?:[-_A-Za-z0-9]{0,61}[A-Za-z0-9])?$/;
 
 async function functionNames(root: string): Promise<string[]> {
   const entries = await readdir(root, { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory() && existsSync(join(root, e.name, 'handler.ts'))).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory() && existsSync(join(root, e.name, 'handler.ts')))
+    .map((e) => e.name)
+    .sort();
 }
 
 async function bundle(name: string, outDir: string): Promise<number> {
-  if (!FUNCTION_NAME.test(name)) throw new Error(`function folder "${name}" is not a valid Functions Framework name`);
+  if (!FUNCTION_NAME.test(name))
+    throw new Error(`function folder "${name}" is not a valid Functions Framework name`);
   const dir = join(outDir, name);
   await mkdir(dir, { recursive: true });
   const result = await build({
@@ -29,10 +33,15 @@ async function bundle(name: string, outDir: string): Promise<number> {
     minify: true,
     sourcemap: 'linked',
     metafile: true,
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
     logLevel: 'warning',
   });
-  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name, type: 'module', main: 'index.js' }, null, 2)}\n`);
+  await writeFile(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name, type: 'module', main: 'index.js' }, null, 2)}\n`,
+  );
   return Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
 }
 
@@ -46,7 +55,9 @@ async function main(): Promise<void> {
   }
   for (const name of names) {
     const bytes = await bundle(name, outDir);
-    console.log(`build: ${name.padEnd(28)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB  → ${join(outDir, name, 'index.js')}`);
+    console.log(
+      `build: ${name.padEnd(28)} ${(bytes / 1024).toFixed(0).padStart(6)} KiB  → ${join(outDir, name, 'index.js')}`,
+    );
   }
 }
 
