@@ -93,17 +93,23 @@ const LIST_PARAMS = [
   'timeoutSeconds',
   'watch',
 ].map((n) => param(n, 'query'));
-const PATCH_BODY = {
-  content: Object.fromEntries(
-    [
-      'application/apply-patch+yaml',
-      'application/json-patch+json',
-      'application/merge-patch+json',
-      'application/strategic-merge-patch+json',
-    ].map((t) => [t, { schema: { type: 'object' } }]),
-  ),
-  required: true,
-};
+const CR_PATCH_TYPES = [
+  'application/apply-patch+yaml',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+];
+
+/**
+ * The patch content types of a kind: custom resources have no strategic merge patch, and kubectl
+ * chooses strategic merge for `apply` only where the PATCH operation lists it.
+ */
+function patchBody(def: ResourceDef): Record<string, unknown> {
+  const types = def.builtin ? [...CR_PATCH_TYPES, 'application/strategic-merge-patch+json'] : CR_PATCH_TYPES;
+  return {
+    content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'object' } }])),
+    required: true,
+  };
+}
 
 function op(
   def: ResourceDef,
@@ -135,7 +141,7 @@ function paths(def: ResourceDef): Record<string, unknown> {
     put: op(def, 'put', '', { parameters: WRITE_PARAMS, requestBody: body }),
     patch: op(def, 'patch', '', {
       parameters: [...WRITE_PARAMS, param('force', 'query', 'boolean')],
-      requestBody: PATCH_BODY,
+      requestBody: patchBody(def),
     }),
     delete: op(def, 'delete', '', {
       parameters: [
@@ -163,7 +169,7 @@ function paths(def: ResourceDef): Record<string, unknown> {
       put: op(def, 'put', suffix, { parameters: WRITE_PARAMS, requestBody: body }),
       patch: op(def, 'patch', suffix, {
         parameters: [...WRITE_PARAMS, param('force', 'query', 'boolean')],
-        requestBody: PATCH_BODY,
+        requestBody: patchBody(def),
       }),
     };
   }

@@ -146,7 +146,16 @@ function clauseKind(clause: string): OutputKind | undefined {
   const [type, ...params] = clause.split(';').map((s) => s.trim());
   if (!(JSON_TYPES as readonly string[]).includes(type)) return undefined;
   const as = params.find((p) => p.startsWith('as='))?.slice(3);
-  return as ? AS_KINDS[as] : 'full';
+  if (!as) return 'full';
+  if (as === 'Table') return isTableClause(params) ? 'table' : undefined;
+  return AS_KINDS[as];
+}
+
+/** `as=Table` is served for g=meta.k8s.io and v=v1 or v1beta1. */
+function isTableClause(params: string[]): boolean {
+  const g = params.find((p) => p.startsWith('g='))?.slice(2);
+  const v = params.find((p) => p.startsWith('v='))?.slice(2);
+  return g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1');
 }
 
 /** Content negotiation on Accept: the first acceptable media type wins. */

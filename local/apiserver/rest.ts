@@ -15,12 +15,14 @@ import {
   isWatch,
   listOptions,
   metadataOnly,
+  outputKind,
   watchOptions,
   type ResourceRequest,
 } from './request.js';
 import { jsonBody, send, type ServerContext } from './server.js';
 import type { KubeObject } from './types.js';
-import { startWatch } from './watch.js';
+import { startWatch, type WatchOptions } from './watch.js';
+import { parseIncludeObject, tableGroupVersion, toTable } from './table/index.js';
 
 export interface RestCall {
   req: IncomingMessage;
@@ -51,8 +53,40 @@ function view(call: RestCall, obj: KubeObject): KubeObject {
   return metadataOnly(call.req.headers.accept, call.target.def, 'object') ? toPartialMetadata(obj) : obj;
 }
 
+interface TableMeta {
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+function wantsTable(call: RestCall): boolean {
+  return outputKind(call.req.headers.accept) === 'table';
+}
+
+function tableOf(
+  call: RestCall,
+  scope: Scope,
+  items: KubeObject[],
+  meta: TableMeta,
+): Record<string, unknown> {
+  return toTable(scope.def, items, {
+    now: new Date(),
+    includeObject: parseIncludeObject(call.url.searchParams.get('includeObject')),
+    groupVersion: tableGroupVersion(call.req.headers.accept),
+    ...meta,
+  });
+}
+
 function list(ctx: ServerContext, call: RestCall, scope: Scope): void {
   const result = ctx.ops.list(scope, listOptions(call.url.searchParams));
+  if (wantsTable(call)) {
+    const { resourceVersion, continue: cont, remainingItemCount } = result;
+    return send(
+      call.res,
+      200,
+      tableOf(call, scope, result.items, { resourceVersion, continue: cont, remainingItemCount }),
+    );
+  }
   const asMetadata = metadataOnly(call.req.headers.accept, scope.def, 'list');
   const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
   if (result.continue) metadata.continue = result.continue;
@@ -69,7 +103,16 @@ function list(ctx: ServerContext, call: RestCall, scope: Scope): void {
 }
 
 function watch(ctx: ServerContext, call: RestCall, scope: Scope): void {
-  const opts = watchOptions(call.url.searchParams, metadataOnly(call.req.headers.accept, scope.def, 'watch'));
+  const opts: WatchOptions & { timeoutSeconds?: number } = watchOptions(
+    call.url.searchParams,
+    metadataOnly(call.req.headers.accept, scope.def, 'watch'),
+  );
+  if (wantsTable(call)) {
+    opts.table = {
+      includeObject: parseIncludeObject(call.url.searchParams.get('includeObject')),
+      groupVersion: tableGroupVersion(call.req.headers.accept),
+    };
+  }
   const { res } = call;
   ctx.ops.matcher(scope.def, opts); // selector errors answer 400 before the stream starts
   res.writeHead(200, {
@@ -103,7 +146,15 @@ function get(ctx: ServerContext, call: RestCall, scope: Scope): void {
     q.set('fieldSelector', [q.get('fieldSelector'), `metadata.name=${scope.name}`].filter(Boolean).join(','));
     return watch(ctx, call, { ...scope, name: undefined });
   }
-  send(call.res, 200, view(call, ctx.ops.get(scope)));
+  const obj = ctx.ops.get(scope);
+  if (wantsTable(call) && !scope.subresource) {
+    return send(
+      call.res,
+      200,
+      tableOf(call, scope, [obj], { resourceVersion: obj.metadata.resourceVersion }),
+    );
+  }
+  send(call.res, 200, view(call, obj));
 }
 
 function writeOpts(

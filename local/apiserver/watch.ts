@@ -10,6 +10,7 @@ import type { ListOptions, Operations, Scope } from './operations.js';
 import { apiVersionOf, resourceKey } from './registry.js';
 import type { Store, StoreEvent } from './store.js';
 import type { KubeObject } from './types.js';
+import { toWatchTable, type IncludeObject, type TableGroupVersion } from './table/index.js';
 
 export interface WatchOptions extends ListOptions {
   resourceVersion?: string;
@@ -17,6 +18,22 @@ export interface WatchOptions extends ListOptions {
   sendInitialEvents?: boolean;
   metadataOnly?: boolean;
   bookmarkIntervalMs?: number;
+  /** Events as one-row Tables (kubectl get -w). */
+  table?: { includeObject: IncludeObject; groupVersion: TableGroupVersion };
+}
+
+/** Each event as the client asked: the object, its metadata, or a one-row Table (columns on the first only). */
+function eventView(def: Scope['def'], opts: WatchOptions): (o: KubeObject) => unknown {
+  const table = opts.table;
+  if (table) {
+    let first = true;
+    return (o) => {
+      const row = toWatchTable(def, o, { now: new Date(), ...table }, first);
+      first = false;
+      return row;
+    };
+  }
+  return (o) => (opts.metadataOnly ? toPartialMetadata(o) : o);
 }
 
 export interface WatchSink {
@@ -84,7 +101,7 @@ export function startWatch(
   const selects = ops.matcher(def, opts);
   const matches = (o: KubeObject): boolean =>
     (!namespace || o.metadata.namespace === namespace) && selects(o);
-  const view = (o: KubeObject): KubeObject => (opts.metadataOnly ? toPartialMetadata(o) : o);
+  const view = eventView(def, opts);
   const startRV = sendInitialState(store, scope, opts, selects, (o) => sink.write(line('ADDED', view(o))));
   if (opts.sendInitialEvents) {
     sink.write(line('BOOKMARK', bookmark(def.kind, apiVersionOf(def), store.currentRV, true)));

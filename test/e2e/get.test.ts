@@ -265,7 +265,7 @@ describe('kubectl get -w', () => {
 // Server bug: a GET/LIST with `Accept: application/json;as=Table;v=v1;g=meta.k8s.io,...` is answered with
 // the plain object or list, not a meta.k8s.io/v1 Table, so kubectl prints NAME and AGE only.
 describe('kubectl get prints the server-side columns (Table)', () => {
-  it.failing('of a ConfigMap: NAME DATA AGE', async () => {
+  it('of a ConfigMap: NAME DATA AGE', async () => {
     const r = await landscape().kubectl(['get', 'cm', 'get-b']);
     ok(r);
     expect(parseTable(r.stdout)).toEqual([
@@ -273,7 +273,7 @@ describe('kubectl get prints the server-side columns (Table)', () => {
     ]);
   });
 
-  it.failing('of a Namespace: NAME STATUS AGE', async () => {
+  it('of a Namespace: NAME STATUS AGE', async () => {
     const r = await landscape().kubectl(['get', 'ns', 'get-ns']);
     ok(r);
     expect(parseTable(r.stdout)).toEqual([
@@ -281,14 +281,14 @@ describe('kubectl get prints the server-side columns (Table)', () => {
     ]);
   });
 
-  it.failing('of a Deployment: NAME READY UP-TO-DATE AVAILABLE AGE', async () => {
+  it('of a Deployment: NAME READY UP-TO-DATE AVAILABLE AGE', async () => {
     const r = await landscape().kubectl(['get', 'deploy', 'get-web']);
     ok(r);
     expect(r.stdout.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
     expect(parseTable(r.stdout)[0]).toMatchObject({ NAME: 'get-web', READY: '0/2' });
   });
 
-  it.failing("of a DeployItem: the CRD's additionalPrinterColumns", async () => {
+  it("of a DeployItem: the CRD's additionalPrinterColumns", async () => {
     const r = await landscape().kubectl(['get', 'di', 'get-di']);
     ok(r);
     expect(r.stdout.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'TYPE', 'PHASE', 'EXPORTREF', 'AGE']);
