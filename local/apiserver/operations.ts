@@ -31,6 +31,7 @@ import {
 import { resourceKey } from './registry.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { Store } from './store.js';
+import { normalizeOnWrite } from './defaults.js';
 import { listPage, type ListOptions, type ListResult } from './list.js';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
@@ -61,7 +62,7 @@ export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
 }
 
-export const NAMESPACE_FINALIZER = 'kubernetes';
+export { NAMESPACE_FINALIZER } from './defaults.js';
 
 export function groupResource(def: ResourceDef): GroupResource {
   return { group: def.group, resource: def.plural };
@@ -152,9 +153,8 @@ export class Operations {
     const meta = this.createMeta(scope, decoded.object.metadata);
     const key = resourceKey(def);
     if (this.store.get(key, meta.namespace, meta.name!)) throw alreadyExists(groupResource(def), meta.name!);
-    const stored: KubeObject = { ...decoded.object, metadata: meta };
-    if (def.subresources.status) delete stored.status;
-    this.defaultOnCreate(def, stored);
+    const stored: KubeObject = normalizeOnWrite(def, { ...decoded.object, metadata: meta }, true);
+    if (def.subresources.status && !(def.kind === 'Namespace' && !def.group)) delete stored.status;
     if (opts.dryRun) return { object: stored, warnings: decoded.warnings, created: true };
     stored.metadata.resourceVersion = String(this.store.nextRV());
     this.store.put(key, stored, 'ADDED');
@@ -171,7 +171,11 @@ export class Operations {
     let next: KubeObject;
     if (scope.subresource === 'status') next = { ...prev, status: incoming.status };
     else {
-      next = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
+      next = normalizeOnWrite(
+        def,
+        { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) },
+        false,
+      );
       if (def.subresources.status) next.status = prev.status;
     }
     if (next.status === undefined) delete next.status;
@@ -289,14 +293,6 @@ export class Operations {
         },
       ];
       throw err;
-    }
-  }
-
-  /** Server-side defaults a real API server sets on create. */
-  private defaultOnCreate(def: ResourceDef, obj: KubeObject): void {
-    if (def.kind === 'Namespace' && !def.group) {
-      obj.spec = { finalizers: [NAMESPACE_FINALIZER] };
-      obj.status = { phase: 'Active' };
     }
   }
 }
