@@ -1,0 +1,51 @@
+/**
+ * `npm run bench [-- <name> [options]]`: runs one benchmark by name, or every benchmark when no
+ * name is given. Benchmarks print ratios measured side by side in one run; none fails on speed.
+ */
+interface Benchmark {
+  description: string;
+  load: () => Promise<{ run(argv: string[]): Promise<number> }>;
+}
+
+const BENCHMARKS: Record<string, Benchmark> = {
+  apiserver: {
+    description: 'embedded API server: client-node 1.4 vs raw keep-alive HTTPS, throughput, watch, memory',
+    load: () => import('./apiserver.js'),
+  },
+};
+
+function usage(): string {
+  const names = Object.entries(BENCHMARKS).map(([name, b]) => `  ${name.padEnd(12)} ${b.description}`);
+  return ['usage: npm run bench -- [<name> [options]]', '', 'benchmarks:', ...names].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    console.log(usage());
+    return 0;
+  }
+  const named = first !== undefined && !first.startsWith('-');
+  if (named && !(first in BENCHMARKS)) {
+    console.error(`unknown benchmark "${first}"\n\n${usage()}`);
+    return 2;
+  }
+  const names = named ? [first] : Object.keys(BENCHMARKS);
+  const args = named ? rest : argv;
+  let code = 0;
+  for (const name of names) {
+    const bench = await BENCHMARKS[name].load();
+    code = Math.max(code, await bench.run(args));
+  }
+  return code;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  },
+);
