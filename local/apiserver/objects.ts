@@ -6,6 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { formatLabelSelector, fromMetaLabelSelector } from './selectors.js';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
+/** Keys whose value is not undefined (JSON drops the others). */
+function definedKeys(o: object): string[] {
+  return Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined);
+}
+
+/** Structural equality as JSON sees it: undefined members are absent. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -14,12 +20,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     const bb = b as unknown[];
     return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
   }
-  const ak = Object.keys(a);
+  const ak = definedKeys(a);
   const bo = b as Record<string, unknown>;
-  if (ak.length !== Object.keys(bo).length) return false;
-  return ak.every(
-    (k) => Object.prototype.hasOwnProperty.call(bo, k) && deepEqual((a as Record<string, unknown>)[k], bo[k]),
-  );
+  if (ak.length !== definedKeys(bo).length) return false;
+  return ak.every((k) => deepEqual((a as Record<string, unknown>)[k], bo[k]));
 }
 
 export function clone<T>(v: T): T {
@@ -78,7 +82,7 @@ export function sameContent(prev: KubeObject, next: KubeObject): boolean {
     ...o,
     metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined },
   });
-  return deepEqual(JSON.parse(JSON.stringify(norm(prev))), JSON.parse(JSON.stringify(norm(next))));
+  return deepEqual(norm(prev), norm(next));
 }
 
 /** Metadata an update may not change: carried over from the stored object. */

@@ -42,8 +42,17 @@ export interface WatchSink {
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
+/** Serialized objects, shared by every watcher of an event (stored objects never change). */
+const serialized = new WeakMap<object, string>();
+
 function line(type: EventType, object: unknown): string {
-  return `${JSON.stringify({ type, object })}\n`;
+  if (typeof object !== 'object' || object === null) return `${JSON.stringify({ type, object })}\n`;
+  let json = serialized.get(object);
+  if (json === undefined) {
+    json = JSON.stringify(object);
+    serialized.set(object, json);
+  }
+  return `{"type":"${type}","object":${json}}\n`;
 }
 
 /** Decides what one watcher sees of a store event, given its selector. */
