@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { stringify } from 'yaml';
 import { builtinResources } from './builtins/index.js';
 import { startControllers } from './controllers.js';
+import { GarbageCollector } from './gc.js';
 import { OpenApiCache } from './openapi.js';
 import { Operations } from './operations.js';
 import { Registry, resourceKey } from './registry.js';
@@ -57,12 +58,17 @@ export class Cluster {
     this.ops = new Operations(this.store);
     const byResource = (resource: string): ReturnType<Registry['all']>[number] | undefined =>
       this.registry.all().find((d) => resourceKey(d) === resource);
-    this.stopControllers = startControllers({
+    const stopCore = startControllers({
       store: this.store,
       registry: this.registry,
       ops: this.ops,
       defOf: byResource,
     });
+    const stopGc = new GarbageCollector({ store: this.store, ops: this.ops, defOf: byResource }).start();
+    this.stopControllers = () => {
+      stopCore();
+      stopGc();
+    };
     this.bootstrap(opts.crds ?? []);
   }
 

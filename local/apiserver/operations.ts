@@ -32,6 +32,7 @@ import { resourceKey } from './registry.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { Store } from './store.js';
 import { normalizeOnWrite } from './defaults.js';
+import { fieldLabels, objectFieldValues } from './fields.js';
 import { listPage, type ListOptions, type ListResult } from './list.js';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
@@ -57,9 +58,36 @@ export interface WriteResult {
 
 export type { ListOptions, ListResult } from './list.js';
 
+export const PROPAGATION_POLICIES = ['Orphan', 'Background', 'Foreground'] as const;
+export type PropagationPolicy = (typeof PROPAGATION_POLICIES)[number];
+
+export function isPropagationPolicy(v: unknown): v is PropagationPolicy {
+  return typeof v === 'string' && (PROPAGATION_POLICIES as readonly string[]).includes(v);
+}
+
+/** The finalizers the garbage collector acts on (metav1.FinalizerOrphanDependents / FinalizerDeleteDependents). */
+export const ORPHAN_FINALIZER = 'orphan';
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+
 export interface DeleteOptions {
   dryRun: boolean;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** Background (the default) deletes dependents after the owner; Foreground before; Orphan keeps them. */
+  propagationPolicy?: PropagationPolicy;
+}
+
+const POLICY_FINALIZERS: Record<PropagationPolicy, string | undefined> = {
+  Orphan: ORPHAN_FINALIZER,
+  Foreground: FOREGROUND_FINALIZER,
+  Background: undefined,
+};
+
+/** The object with the finalizer its propagation policy asks for (the garbage collector removes it). */
+function withPolicyFinalizer(obj: KubeObject, policy: PropagationPolicy | undefined): KubeObject {
+  const finalizer = POLICY_FINALIZERS[policy ?? 'Background'];
+  const finalizers = obj.metadata.finalizers ?? [];
+  if (!finalizer || finalizers.includes(finalizer)) return obj;
+  return { ...obj, metadata: { ...obj.metadata, finalizers: [...finalizers, finalizer] } };
 }
 
 export { NAMESPACE_FINALIZER } from './defaults.js';
@@ -79,13 +107,6 @@ const LEGACY_FIELD_LABEL_KINDS = [
   'ReplicationController',
 ] as const;
 
-/** Field labels every resource supports in a fieldSelector. */
-export const COMMON_FIELD_LABELS = ['metadata.name', 'metadata.namespace'] as const;
-
-export function objectFields(obj: KubeObject): Record<string, string> {
-  return { 'metadata.name': obj.metadata.name ?? '', 'metadata.namespace': obj.metadata.namespace ?? '' };
-}
-
 export class Operations {
   constructor(
     private readonly store: Store,
@@ -103,8 +124,9 @@ export class Operations {
     const labels = parseLabelSelector(opts.labelSelector);
     const legacy =
       def.builtin && !def.group && (LEGACY_FIELD_LABEL_KINDS as readonly string[]).includes(def.kind);
-    const fields = parseFieldSelector(opts.fieldSelector, COMMON_FIELD_LABELS, legacy);
-    return (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, objectFields(obj));
+    const fields = parseFieldSelector(opts.fieldSelector, fieldLabels(def), legacy);
+    return (obj) =>
+      matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, objectFieldValues(def, obj));
   }
 
   list(scope: Scope, opts: ListOptions): ListResult {
@@ -206,9 +228,10 @@ export class Operations {
 
   delete(scope: Scope, opts: DeleteOptions): { object: KubeObject; deleted: boolean } {
     const { def } = scope;
-    const prev = this.get({ ...scope, subresource: undefined });
-    checkDeletePreconditions(def, prev, opts.preconditions);
-    if (prev.metadata.deletionTimestamp) return { object: prev, deleted: false };
+    const stored = this.get({ ...scope, subresource: undefined });
+    checkDeletePreconditions(def, stored, opts.preconditions);
+    if (stored.metadata.deletionTimestamp) return { object: stored, deleted: false };
+    const prev = withPolicyFinalizer(stored, opts.propagationPolicy);
     if (hasFinalizers(def, prev)) {
       let next: KubeObject = {
         ...prev,
@@ -221,7 +244,7 @@ export class Operations {
         },
       };
       if (def.kind === 'Namespace' && !def.group) next = writePath(next, '.status.phase', 'Terminating');
-      if (!opts.dryRun) this.store.put(resourceKey(def), this.withNewRV(next), 'MODIFIED', prev);
+      if (!opts.dryRun) this.store.put(resourceKey(def), this.withNewRV(next), 'MODIFIED', stored);
       return { object: next, deleted: false };
     }
     if (opts.dryRun) return { object: prev, deleted: true };

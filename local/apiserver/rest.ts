@@ -3,9 +3,16 @@
  * deletecollection, and the status, scale and namespace-finalize subresources.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, methodNotAllowed, resourceNotFound, unsupportedMediaType } from './errors.js';
+import { badRequest, invalid, methodNotAllowed, resourceNotFound, unsupportedMediaType } from './errors.js';
 import { toPartialMetadata, toScale } from './objects.js';
-import type { Scope, Subresource, WriteResult } from './operations.js';
+import {
+  isPropagationPolicy,
+  type DeleteOptions,
+  type PropagationPolicy,
+  type Scope,
+  type Subresource,
+  type WriteResult,
+} from './operations.js';
 import { jsonPatch, mergePatch, patchTypeOf, strategicMerge, type PatchType } from './patch.js';
 import { PROTOBUF_CONTENT_TYPE } from './protobuf/index.js';
 import { apiVersionOf } from './registry.js';
@@ -245,6 +252,26 @@ function patch(ctx: ServerContext, call: RestCall, scope: Scope): void {
 interface DeleteBody {
   dryRun?: unknown;
   preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: unknown;
+  orphanDependents?: unknown;
+}
+
+/** propagationPolicy from the body or the query (or the legacy orphanDependents); 422 for an unknown one. */
+function propagation(call: RestCall, body: DeleteBody): PropagationPolicy | undefined {
+  const value = body.propagationPolicy ?? call.url.searchParams.get('propagationPolicy') ?? undefined;
+  if (value === undefined || value === '') {
+    const orphan = body.orphanDependents ?? call.url.searchParams.get('orphanDependents');
+    return orphan === true || orphan === 'true' ? 'Orphan' : undefined;
+  }
+  if (isPropagationPolicy(value)) return value;
+  throw invalid('DeleteOptions', 'meta.k8s.io', '', [
+    {
+      type: 'FieldValueNotSupported',
+      field: 'propagationPolicy',
+      value,
+      detail: 'supported values: "Foreground", "Background", "Orphan"',
+    },
+  ]);
 }
 
 function deleteBody(call: RestCall): DeleteBody {
@@ -258,8 +285,13 @@ function remove(ctx: ServerContext, call: RestCall, scope: Scope): void {
   if (scope.subresource) throw methodNotAllowed();
   const opts = deleteBody(call);
   const dry = dryRun(call.url.searchParams, call.req.method, opts);
-  if (!scope.name) return removeCollection(ctx, call, scope, dry);
-  const { object, deleted } = ctx.ops.delete(scope, { dryRun: dry, preconditions: opts.preconditions });
+  if (!scope.name)
+    return removeCollection(ctx, call, scope, { dryRun: dry, propagationPolicy: propagation(call, opts) });
+  const { object, deleted } = ctx.ops.delete(scope, {
+    dryRun: dry,
+    preconditions: opts.preconditions,
+    propagationPolicy: propagation(call, opts),
+  });
   if (deleted && scope.def.builtin) {
     const { group, plural } = scope.def;
     send(call.res, 200, {
@@ -274,16 +306,14 @@ function remove(ctx: ServerContext, call: RestCall, scope: Scope): void {
   send(call.res, 200, view(call, object));
 }
 
-function removeCollection(ctx: ServerContext, call: RestCall, scope: Scope, dry: boolean): void {
+function removeCollection(ctx: ServerContext, call: RestCall, scope: Scope, opts: DeleteOptions): void {
   const { items } = ctx.ops.list(scope, {
     ...listOptions(call.url.searchParams),
     limit: undefined,
     continue: undefined,
   });
   const out = items.map(
-    (o) =>
-      ctx.ops.delete({ ...scope, namespace: o.metadata.namespace, name: o.metadata.name }, { dryRun: dry })
-        .object,
+    (o) => ctx.ops.delete({ ...scope, namespace: o.metadata.namespace, name: o.metadata.name }, opts).object,
   );
   send(call.res, 200, {
     kind: scope.def.listKind,
