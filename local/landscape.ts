@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from './apiserver/index.js';
+import { startApiServer, type ApiServer, type WorkloadSimulation } from './apiserver/index.js';
 import { CONTROL_FILE, type ControlFile } from './control.js';
 
 export { CONTROL_FILE, type ControlFile } from './control.js';
@@ -19,6 +19,8 @@ export interface LandscapeOptions {
   /** Port of the main cluster; 0 picks a free one. */
   port: number;
   host: string;
+  /** Workload simulation (kwok-like); undefined turns it off. */
+  workloads?: WorkloadSimulation;
 }
 
 export interface Landscape {
@@ -77,6 +79,7 @@ export async function startLandscape(opts: LandscapeOptions): Promise<Landscape>
   const api = await startApiServer({
     host: opts.host,
     pkiDir: join(opts.stateDir, 'pki'),
+    workloads: opts.workloads,
     clusters: [{ name: 'main', port: opts.port }, ...opts.clusters.filter((c) => c !== 'main')],
   });
   const token = randomBytes(24).toString('hex');

@@ -4,13 +4,15 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { resolve } from 'node:path';
-import { startLandscape, type Landscape } from './landscape.js';
+import { startLandscape, type Landscape, type LandscapeOptions } from './landscape.js';
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new InvalidArgumentError('must be a port number (0-65535)');
-  return n;
+function integer(max: number, what: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0 || n > max)
+      throw new InvalidArgumentError(`must be ${what} (0-${max})`);
+    return n;
+  };
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -25,7 +27,19 @@ function collect(value: string, previous: string[]): string[] {
 
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-async function main(): Promise<void> {
+interface CliOptions {
+  stateDir: string;
+  cluster: string[];
+  defaultClusters: boolean;
+  port: number;
+  host: string;
+  simulateWorkloads: boolean;
+  workloadDelay: number;
+  simulatePods: boolean;
+}
+
+/** Parses the command line into landscape options (exits with commander's message on bad input). */
+function parseOptions(argv: string[]): LandscapeOptions {
   const program = new Command('npm start --')
     .description(
       'Runs the embedded landscape: a Kubernetes API server with the product CRDs, and other clusters (e.g. shoots).',
@@ -33,27 +47,36 @@ async function main(): Promise<void> {
     .option('--state-dir <dir>', 'where kubeconfigs, PKI and the control file go', '.local')
     .option('--cluster <name>', 'another cluster besides main (repeatable or comma-separated)', collect, [])
     .option('--no-default-clusters', 'do not add the default shoot cluster "shoot-1"')
-    .option('--port <port>', 'port of the main cluster (0 = any free port)', port, 0)
+    .option(
+      '--port <port>',
+      'port of the main cluster (0 = any free port)',
+      integer(65535, 'a port number'),
+      0,
+    )
     .option('--host <host>', 'address to listen on (loopback only is recommended)', '127.0.0.1')
-    .parse(process.argv);
-  const o = program.opts<{
-    stateDir: string;
-    cluster: string[];
-    defaultClusters: boolean;
-    port: number;
-    host: string;
-  }>();
-  const clusters = [...(o.defaultClusters ? ['shoot-1'] : []), ...o.cluster];
+    .option('--no-simulate-workloads', 'leave Deployment/StatefulSet status alone (no kwok-like simulation)')
+    .option(
+      '--workload-delay <ms>',
+      'delay before a workload status follows its spec',
+      integer(600_000, 'milliseconds'),
+      500,
+    )
+    .option('--simulate-pods', 'also create Running pods for simulated workloads', false)
+    .parse(argv);
+  const o = program.opts<CliOptions>();
+  const clusters = [...new Set([...(o.defaultClusters ? ['shoot-1'] : []), ...o.cluster])];
   const bad = clusters.find((c) => !NAME.test(c));
   if (bad) program.error(`error: cluster name "${bad}" must be a lowercase DNS label`);
-  const stateDir = resolve(o.stateDir);
-  const landscape: Landscape = await startLandscape({
-    stateDir,
-    clusters: [...new Set(clusters)],
+  return {
+    stateDir: resolve(o.stateDir),
+    clusters,
     port: o.port,
     host: o.host,
-  });
-  printUsage(landscape);
+    workloads: o.simulateWorkloads ? { delayMs: o.workloadDelay, createPods: o.simulatePods } : undefined,
+  };
+}
+
+function stopOnSignals(landscape: Landscape): void {
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -73,8 +96,9 @@ async function main(): Promise<void> {
 
 function printUsage(l: Landscape): void {
   const lines = ['The embedded landscape is running.', ''];
-  for (const [name, c] of Object.entries(l.control.clusters))
+  for (const [name, c] of Object.entries(l.control.clusters)) {
     lines.push(`  ${name.padEnd(12)} ${c.url}   kubeconfig: ${c.kubeconfig}`);
+  }
   const main = l.control.clusters.main.kubeconfig;
   lines.push(
     '',
@@ -88,10 +112,15 @@ function printUsage(l: Landscape): void {
     'Simulate an outage of one cluster:',
     '  npm run landscape -- stop-cluster shoot-1',
     '  npm run landscape -- start-cluster shoot-1',
-    '',
-    'Press Ctrl-C to stop.',
   );
+  lines.push('', 'Press Ctrl-C to stop.');
   console.log(lines.join('\n'));
+}
+
+async function main(): Promise<void> {
+  const landscape = await startLandscape(parseOptions(process.argv));
+  printUsage(landscape);
+  stopOnSignals(landscape);
 }
 
 main().catch((e: unknown) => {

@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { builtinResources } from './builtins/index.js';
 import { startControllers } from './controllers.js';
 import { GarbageCollector } from './gc.js';
+import { startWorkloadSimulation, type WorkloadSimulation } from './workloads.js';
 import { OpenApiCache } from './openapi.js';
 import { Operations } from './operations.js';
 import { Registry, resourceKey } from './registry.js';
@@ -28,6 +29,8 @@ export interface ClusterOptions {
   crds?: KubeObject[];
   /** Events kept for watch resumption; older resourceVersions get 410 Expired. */
   historySize?: number;
+  /** Deployment/StatefulSet status follows spec after a delay, as kwok does (off when absent). */
+  workloads?: WorkloadSimulation;
   /** Serving certificate and CA (kubectl sends tokens only over TLS). */
   pki: Pki;
 }
@@ -65,9 +68,12 @@ export class Cluster {
       defOf: byResource,
     });
     const stopGc = new GarbageCollector({ store: this.store, ops: this.ops, defOf: byResource }).start();
+    const deps = { store: this.store, ops: this.ops, defOf: byResource };
+    const stopWorkloads = opts.workloads ? startWorkloadSimulation(deps, opts.workloads) : () => undefined;
     this.stopControllers = () => {
       stopCore();
       stopGc();
+      stopWorkloads();
     };
     this.bootstrap(opts.crds ?? []);
   }

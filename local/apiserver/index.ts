@@ -6,10 +6,12 @@ import { readFile } from 'node:fs/promises';
 import { parseAllDocuments } from 'yaml';
 import { Cluster, type ClusterOptions } from './cluster.js';
 import type { KubeObject } from './types.js';
+import type { WorkloadSimulation } from './workloads.js';
 import { createPki, loadOrCreatePki, type Pki } from './pki.js';
 
 export { Cluster, type ClusterOptions } from './cluster.js';
 export type { Pki } from './pki.js';
+export type { WorkloadSimulation } from './workloads.js';
 export type { KubeObject, ResourceDef } from './types.js';
 
 export type ClusterSpec = Omit<ClusterOptions, 'crds' | 'pki'> & { productCrds?: boolean };
@@ -21,6 +23,8 @@ export interface ApiServerOptions {
   crdFiles?: string[];
   host?: string;
   historySize?: number;
+  /** Workload simulation for every cluster that does not set its own. */
+  workloads?: WorkloadSimulation;
   /** Where the CA and serving certificate are kept; without it a new PKI is made. */
   pkiDir?: string;
 }
@@ -59,6 +63,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     new Cluster({
       host: opts.host,
       historySize: opts.historySize,
+      workloads: opts.workloads,
       ...c,
       pki,
       crds: main || c.productCrds ? crds : [],

@@ -281,11 +281,25 @@ describe('kubectl get prints the server-side columns (Table)', () => {
     ]);
   });
 
-  it('of a Deployment: NAME READY UP-TO-DATE AVAILABLE AGE', async () => {
+  it('of a Deployment: NAME READY UP-TO-DATE AVAILABLE AGE (status simulated as kwok does)', async () => {
+    // npm start simulates workloads: the status follows spec.replicas after a short delay
+    ok(
+      await landscape().kubectl([
+        'wait',
+        'deploy/get-web',
+        '--for=jsonpath={.status.readyReplicas}=2',
+        '--timeout=20s',
+      ]),
+    );
     const r = await landscape().kubectl(['get', 'deploy', 'get-web']);
     ok(r);
     expect(r.stdout.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
-    expect(parseTable(r.stdout)[0]).toMatchObject({ NAME: 'get-web', READY: '0/2' });
+    expect(parseTable(r.stdout)[0]).toMatchObject({
+      NAME: 'get-web',
+      READY: '2/2',
+      'UP-TO-DATE': '2',
+      AVAILABLE: '2',
+    });
   });
 
   it("of a DeployItem: the CRD's additionalPrinterColumns", async () => {
