@@ -85,7 +85,7 @@ describe('server-side dry run', () => {
     const r = await landscape().kubectl(['create', 'configmap', 'BAD_NAME', '--dry-run=server']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'The ConfigMap "BAD_NAME" is invalid: metadata.name: Invalid value: "BAD_NAME"',
+      'ConfigMap "BAD_NAME" is invalid: metadata.name: Invalid value: "BAD_NAME"',
     );
   });
 });
