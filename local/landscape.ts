@@ -21,6 +21,8 @@ export interface LandscapeOptions {
   host: string;
   /** Workload simulation (kwok-like); undefined turns it off. */
   workloads?: WorkloadSimulation;
+  /** Keeps every cluster's objects here across restarts (`--data-dir`); undefined: in memory only. */
+  dataDir?: string;
 }
 
 export interface Landscape {
@@ -80,6 +82,7 @@ export async function startLandscape(opts: LandscapeOptions): Promise<Landscape>
     host: opts.host,
     pkiDir: join(opts.stateDir, 'pki'),
     workloads: opts.workloads,
+    dataDir: opts.dataDir,
     clusters: [{ name: 'main', port: opts.port }, ...opts.clusters.filter((c) => c !== 'main')],
   });
   const token = randomBytes(24).toString('hex');

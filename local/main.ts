@@ -36,6 +36,7 @@ interface CliOptions {
   simulateWorkloads: boolean;
   workloadDelay: number;
   simulatePods: boolean;
+  dataDir?: string;
 }
 
 /** Parses the command line into landscape options (exits with commander's message on bad input). */
@@ -53,6 +54,7 @@ function parseOptions(argv: string[]): LandscapeOptions {
       integer(65535, 'a port number'),
       0,
     )
+    .option('--data-dir <dir>', "keep every cluster's objects in this directory across restarts")
     .option('--host <host>', 'address to listen on (loopback only is recommended)', '127.0.0.1')
     .option('--no-simulate-workloads', 'leave Deployment/StatefulSet status alone (no kwok-like simulation)')
     .option(
@@ -72,6 +74,7 @@ function parseOptions(argv: string[]): LandscapeOptions {
     clusters,
     port: o.port,
     host: o.host,
+    dataDir: o.dataDir ? resolve(o.dataDir) : undefined,
     workloads: o.simulateWorkloads ? { delayMs: o.workloadDelay, createPods: o.simulatePods } : undefined,
   };
 }

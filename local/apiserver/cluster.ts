@@ -16,8 +16,10 @@ import { Operations } from './operations.js';
 import { Registry, resourceKey } from './registry.js';
 import { requestHandler } from './server.js';
 import { Store } from './store.js';
-import type { KubeObject } from './types.js';
+import { deepEqual } from './objects.js';
+import type { KubeObject, ResourceDef } from './types.js';
 import type { Pki } from './pki.js';
+import type { Persistence } from './persist/index.js';
 
 export interface ClusterOptions {
   name: string;
@@ -33,6 +35,8 @@ export interface ClusterOptions {
   workloads?: WorkloadSimulation;
   /** Serving certificate and CA (kubectl sends tokens only over TLS). */
   pki: Pki;
+  /** The cluster's opened data directory: the store is restored from it, every write is logged, shutdown closes it. */
+  persistence?: Persistence;
 }
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -49,6 +53,7 @@ export class Cluster {
   private readonly sockets = new Set<Socket>();
   private readonly stopControllers: () => void;
   private readonly pki: Pki;
+  private readonly persistence?: Persistence;
 
   constructor(opts: ClusterOptions) {
     this.name = opts.name;
@@ -58,6 +63,8 @@ export class Cluster {
     this.pki = opts.pki;
     this.registry = new Registry(builtinResources());
     this.store = new Store({ historySize: opts.historySize });
+    // before the controllers start: their initial pass serves the restored CRDs again
+    if (opts.persistence?.state) this.store.restore(opts.persistence.state);
     this.ops = new Operations(this.store);
     const byResource = (resource: string): ReturnType<Registry['all']>[number] | undefined =>
       this.registry.all().find((d) => resourceKey(d) === resource);
@@ -75,16 +82,33 @@ export class Cluster {
       stopGc();
       stopWorkloads();
     };
+    // after the controllers (which write nothing for restored objects), before bootstrap (logged too)
+    opts.persistence?.attach(this.store);
+    this.persistence = opts.persistence;
     this.bootstrap(opts.crds ?? []);
   }
 
+  /**
+   * The default namespaces and the product CRDs: created when missing; a restored CRD whose
+   * spec differs from the product's (an upgrade) is updated, as an operator re-applying its CRDs.
+   */
   private bootstrap(crds: KubeObject[]): void {
     const write = { fieldValidation: 'Strict' as const, dryRun: false };
     const nsDef = this.registry.lookup('', 'v1', 'namespaces')!;
-    for (const name of DEFAULT_NAMESPACES)
-      this.ops.create({ def: nsDef }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, write);
+    const stored = (def: ResourceDef, name: string): KubeObject | undefined =>
+      this.store.get(resourceKey(def), undefined, name);
+    for (const name of DEFAULT_NAMESPACES) {
+      if (!stored(nsDef, name))
+        this.ops.create({ def: nsDef }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, write);
+    }
     const crdDef = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
-    for (const crd of crds) this.ops.create({ def: crdDef }, crd, write);
+    for (const crd of crds) {
+      const current = stored(crdDef, crd.metadata.name!);
+      if (!current) this.ops.create({ def: crdDef }, crd, write);
+      else if (!deepEqual(current.spec, crd.spec)) {
+        this.ops.update({ def: crdDef, name: crd.metadata.name }, { ...current, spec: crd.spec }, write);
+      }
+    }
   }
 
   get url(): string {
@@ -136,6 +160,7 @@ export class Cluster {
   async shutdown(): Promise<void> {
     await this.stop();
     this.stopControllers();
+    await this.persistence?.close();
   }
 
   kubeconfigYaml(): string {

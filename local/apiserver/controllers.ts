@@ -71,7 +71,13 @@ export function startControllers(deps: Deps): () => void {
     if (e.resource === CRD_RESOURCE) syncCrdDefs(deps, e);
     for (const key of affected(deps.store, e)) later(key);
   };
-  return deps.store.subscribeAll(onEvent);
+  const unsubscribe = deps.store.subscribeAll(onEvent);
+  // list, then watch: what the store held before the controllers started (restored from a data
+  // directory) is handled as if just ADDED — CRDs are served again, deletions in progress go on
+  for (const resource of [CRD_RESOURCE, NS_RESOURCE])
+    for (const object of deps.store.list(resource))
+      onEvent({ rv: Number(object.metadata.resourceVersion), type: 'ADDED', resource, object });
+  return unsubscribe;
 }
 
 /** The CRDs and namespaces whose controller must look again after an event. */

@@ -64,8 +64,12 @@ export class GarbageCollector {
   /** Subscribes to the store; returns the function that stops it. */
   start(): () => void {
     for (const resource of this.deps.store.resources()) {
-      for (const object of this.deps.store.list(resource))
+      for (const object of this.deps.store.list(resource)) {
         this.index.observe({ rv: 0, type: 'ADDED', resource, object });
+        // restored state: pending foreground/orphan deletions and dangling dependents go on
+        if (object.metadata.deletionTimestamp || object.metadata.ownerReferences?.length)
+          this.enqueue(object.metadata.uid!);
+      }
     }
     return this.deps.store.subscribeAll((e) => this.onEvent(e));
   }

@@ -8,6 +8,7 @@ import { Cluster, type ClusterOptions } from './cluster.js';
 import type { KubeObject } from './types.js';
 import type { WorkloadSimulation } from './workloads.js';
 import { createPki, loadOrCreatePki, type Pki } from './pki.js';
+import { openPersistence } from './persist/index.js';
 
 export { Cluster, type ClusterOptions } from './cluster.js';
 export type { Pki } from './pki.js';
@@ -27,6 +28,8 @@ export interface ApiServerOptions {
   workloads?: WorkloadSimulation;
   /** Where the CA and serving certificate are kept; without it a new PKI is made. */
   pkiDir?: string;
+  /** Keeps every cluster's objects in `<dataDir>/<cluster>/` across restarts (none: in memory only). */
+  dataDir?: string;
 }
 
 export interface ApiServer {
@@ -54,27 +57,53 @@ async function defaultCrdFiles(): Promise<string[]> {
   return mod.crdFiles();
 }
 
-export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
-  const crds = await loadCrds(opts.crdFiles ?? (await defaultCrdFiles()));
-  const pki: Pki = opts.pkiDir ? await loadOrCreatePki(opts.pkiDir) : await createPki();
-  const specs = (opts.clusters ?? ['main']).map((c) => (typeof c === 'string' ? { name: c } : c));
-  const byName = new Map<string, Cluster>();
-  const make = (c: ClusterSpec, main: boolean): Cluster =>
-    new Cluster({
+interface Shared {
+  opts: ApiServerOptions;
+  crds: KubeObject[];
+  pki: Pki;
+}
+
+/** One cluster, restored from its data directory when there is one. */
+async function makeCluster(shared: Shared, spec: ClusterSpec, main: boolean): Promise<Cluster> {
+  const { opts } = shared;
+  const persistence = opts.dataDir
+    ? await openPersistence({ dir: opts.dataDir, cluster: spec.name, historyTail: opts.historySize })
+    : undefined;
+  for (const warning of persistence?.warnings ?? []) console.warn(`cluster ${spec.name}: ${warning}`);
+  try {
+    return new Cluster({
       host: opts.host,
       historySize: opts.historySize,
       workloads: opts.workloads,
-      ...c,
-      pki,
-      crds: main || c.productCrds ? crds : [],
+      ...spec,
+      pki: shared.pki,
+      crds: main || spec.productCrds ? shared.crds : [],
+      persistence,
     });
-  specs.forEach((spec, i) => byName.set(spec.name, make(spec, i === 0)));
+  } catch (e) {
+    await persistence?.close();
+    throw e;
+  }
+}
+
+async function startAll(shared: Shared, specs: ClusterSpec[]): Promise<Map<string, Cluster>> {
+  const byName = new Map<string, Cluster>();
   try {
+    for (const [i, spec] of specs.entries()) byName.set(spec.name, await makeCluster(shared, spec, i === 0));
     for (const c of byName.values()) await c.start();
   } catch (e) {
     for (const c of byName.values()) await c.shutdown();
     throw e;
   }
+  return byName;
+}
+
+export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  const crds = await loadCrds(opts.crdFiles ?? (await defaultCrdFiles()));
+  const pki: Pki = opts.pkiDir ? await loadOrCreatePki(opts.pkiDir) : await createPki();
+  const shared: Shared = { opts, crds, pki };
+  const specs = (opts.clusters ?? ['main']).map((c) => (typeof c === 'string' ? { name: c } : c));
+  const byName = await startAll(shared, specs);
   const mainName = specs[0]?.name ?? 'main';
   return {
     cluster(name = mainName) {
@@ -85,8 +114,13 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     clusters: () => [...byName.values()],
     async addCluster(spec) {
       if (byName.has(spec.name)) throw new Error(`cluster "${spec.name}" exists already`);
-      const c = make(spec, false);
-      await c.start();
+      const c = await makeCluster(shared, spec, false);
+      try {
+        await c.start();
+      } catch (e) {
+        await c.shutdown();
+        throw e;
+      }
       byName.set(spec.name, c);
       return c;
     },

@@ -7,6 +7,7 @@
  * to what it got.
  */
 import type { KubeObject } from './types.js';
+import type { PersistedState } from './persist/index.js';
 
 export const WATCH_EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED'] as const;
 export type WatchEventType = (typeof WATCH_EVENT_TYPES)[number];
@@ -133,6 +134,29 @@ export class Store {
       else state.set(key, e.previous!);
     }
     return [...state.keys()].sort(compareKeys).map((k) => state.get(k)!);
+  }
+
+  /**
+   * Loads persisted state into a new store, before anyone subscribes or writes: the objects,
+   * the resourceVersion to continue from, and the kept events (every event after
+   * state.compactedRV, oldest first, previous filled in). Calls no listener.
+   */
+  restore(state: PersistedState): void {
+    if (this.rv !== 0 || this.tables.size > 0 || this.history.length > 0 || this.listeners.size > 0)
+      throw new Error('Store.restore: the store must be new (no objects, no events, no subscribers)');
+    for (const [resource, objects] of state.objects) {
+      if (!objects.length) continue;
+      this.tables.set(
+        resource,
+        new Map(objects.map((o) => [objectKey(o.metadata.namespace, o.metadata.name!), o])),
+      );
+      this.sortedKeys.delete(resource);
+    }
+    const from = Math.max(0, state.history.length - this.historySize);
+    this.compactedRV = from > 0 ? state.history[from - 1].rv : state.compactedRV;
+    for (let i = from; i < state.history.length; i++) this.history.push(state.history[i]);
+    this.historyStart = 0;
+    this.rv = state.resourceVersion;
   }
 
   /** Drops a whole resource (a deleted CRD), without events for each object. */

@@ -90,10 +90,15 @@ export function startWorkloadSimulation(deps: Deps, sim: WorkloadSimulation): ()
     timer.unref();
     timers.set(key, timer);
   };
+  const consider = (resource: string, obj: KubeObject): void => {
+    if (!settled(obj) && !obj.metadata.deletionTimestamp) schedule(resource, obj);
+  };
   const unsubscribe = deps.store.subscribeAll((e: StoreEvent) => {
-    if (!(WORKLOADS as readonly string[]).includes(e.resource) || e.type === 'DELETED') return;
-    if (!settled(e.object) && !e.object.metadata.deletionTimestamp) schedule(e.resource, e.object);
+    if ((WORKLOADS as readonly string[]).includes(e.resource) && e.type !== 'DELETED')
+      consider(e.resource, e.object);
   });
+  // restored workloads whose status had not caught up yet
+  for (const resource of WORKLOADS) for (const obj of deps.store.list(resource)) consider(resource, obj);
   return () => {
     unsubscribe();
     for (const t of timers.values()) clearTimeout(t);
