@@ -12,6 +12,7 @@ import { eventDef } from './event.js';
 import { leaseDef } from './lease.js';
 import { nodeDef } from './node.js';
 import { podDef } from './pod.js';
+import { rbacDefs } from './rbac.js';
 import { endpointsDef, serviceDef } from './service.js';
 
 export function builtinResources(): ResourceDef[] {
@@ -31,5 +32,6 @@ export function builtinResources(): ResourceDef[] {
     statefulSetDef(),
     horizontalPodAutoscalerDef(),
     customResourceDefinitionDef(),
+    ...rbacDefs(),
   ];
 }
