@@ -16,6 +16,16 @@ import { Operations } from './operations.js';
 import { Registry, resourceKey } from './registry.js';
 import { requestHandler } from './server.js';
 import { Store } from './store.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  bootstrapClusterRoleBindings,
+  bootstrapClusterRoles,
+  exportTokenKey,
+  importTokenKey,
+  newTokenKey,
+  type TokenKey,
+} from './rbac/index.js';
 import { deepEqual } from './objects.js';
 import type { KubeObject, ResourceDef } from './types.js';
 import type { Pki } from './pki.js';
@@ -33,6 +43,8 @@ export interface ClusterOptions {
   historySize?: number;
   /** Deployment/StatefulSet status follows spec after a delay, as kwok does (off when absent). */
   workloads?: WorkloadSimulation;
+  /** Enforce RBAC (Roles, ClusterRoles, bindings; ServiceAccount tokens); off by default. */
+  rbac?: boolean;
   /** Serving certificate and CA (kubectl sends tokens only over TLS). */
   pki: Pki;
   /** The cluster's opened data directory: the store is restored from it, every write is logged, shutdown closes it. */
@@ -41,9 +53,24 @@ export interface ClusterOptions {
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
+const TOKEN_KEY_FILE = 'serviceaccount.key';
+
+/** The token signing key: the one kept in the cluster's data directory, or a new one (kept there). */
+function loadTokenKey(dir: string | undefined): TokenKey {
+  if (!dir) return newTokenKey();
+  const file = join(dir, TOKEN_KEY_FILE);
+  if (existsSync(file)) return importTokenKey(readFileSync(file, 'utf8'));
+  const key = newTokenKey();
+  writeFileSync(file, exportTokenKey(key), { mode: 0o600 });
+  return key;
+}
+
 export class Cluster {
   readonly name: string;
   readonly token: string;
+  /** Signs the cluster's ServiceAccount tokens (kept in the data directory when there is one). */
+  readonly tokenKey: TokenKey;
+  readonly rbac: boolean;
   readonly host: string;
   readonly registry: Registry;
   readonly store: Store;
@@ -61,6 +88,8 @@ export class Cluster {
     this.port = opts.port ?? 0;
     this.token = opts.token ?? randomBytes(24).toString('hex');
     this.pki = opts.pki;
+    this.rbac = opts.rbac ?? false;
+    this.tokenKey = loadTokenKey(opts.persistence?.clusterDir);
     this.registry = new Registry(builtinResources());
     this.store = new Store({ historySize: opts.historySize });
     // before the controllers start: their initial pass serves the restored CRDs again
@@ -68,24 +97,25 @@ export class Cluster {
     this.ops = new Operations(this.store);
     const byResource = (resource: string): ReturnType<Registry['all']>[number] | undefined =>
       this.registry.all().find((d) => resourceKey(d) === resource);
-    const stopCore = startControllers({
-      store: this.store,
-      registry: this.registry,
-      ops: this.ops,
-      defOf: byResource,
-    });
-    const stopGc = new GarbageCollector({ store: this.store, ops: this.ops, defOf: byResource }).start();
-    const deps = { store: this.store, ops: this.ops, defOf: byResource };
-    const stopWorkloads = opts.workloads ? startWorkloadSimulation(deps, opts.workloads) : () => undefined;
-    this.stopControllers = () => {
-      stopCore();
-      stopGc();
-      stopWorkloads();
-    };
+    this.stopControllers = this.startControllers(byResource, opts.workloads);
     // after the controllers (which write nothing for restored objects), before bootstrap (logged too)
     opts.persistence?.attach(this.store);
     this.persistence = opts.persistence;
     this.bootstrap(opts.crds ?? []);
+  }
+
+  /** The in-process controllers (CRDs, namespaces, GC, workload simulation); returns their stop. */
+  private startControllers(
+    defOf: (resource: string) => ResourceDef | undefined,
+    workloads?: WorkloadSimulation,
+  ): () => void {
+    const deps = { store: this.store, ops: this.ops, defOf };
+    const stops = [
+      startControllers({ ...deps, registry: this.registry }),
+      new GarbageCollector(deps).start(),
+      workloads ? startWorkloadSimulation(deps, workloads) : (): void => undefined,
+    ];
+    return () => stops.forEach((stop) => stop());
   }
 
   /**
@@ -97,6 +127,10 @@ export class Cluster {
     const nsDef = this.registry.lookup('', 'v1', 'namespaces')!;
     const stored = (def: ResourceDef, name: string): KubeObject | undefined =>
       this.store.get(resourceKey(def), undefined, name);
+    for (const obj of [...bootstrapClusterRoles(), ...bootstrapClusterRoleBindings()]) {
+      const def = this.registry.forKind(obj.apiVersion, obj.kind)!;
+      if (!stored(def, obj.metadata.name!)) this.ops.create({ def }, obj, write);
+    }
     for (const name of DEFAULT_NAMESPACES) {
       if (!stored(nsDef, name))
         this.ops.create({ def: nsDef }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, write);
@@ -125,6 +159,8 @@ export class Cluster {
       { keepAliveTimeout: 65_000, cert: this.pki.cert, key: this.pki.key },
       requestHandler({
         token: this.token,
+        tokenKey: this.tokenKey,
+        rbac: this.rbac,
         registry: this.registry,
         store: this.store,
         ops: this.ops,

@@ -4,6 +4,8 @@
  */
 import type { FieldError } from './errors.js';
 import type { ObjectMeta } from './types.js';
+import { validateRbacName } from './rbac/validation.js';
+import { RBAC_GROUP } from './rbac/types.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -18,8 +20,22 @@ const LABEL_MSG =
 /** Kinds whose names must be DNS-1123 labels (63 characters) rather than subdomains. */
 export const LABEL_NAMED_KINDS = ['Namespace', 'Service'] as const;
 
-export function validateName(kind: string, name: string, field = 'metadata.name'): FieldError[] {
-  const asLabel = (LABEL_NAMED_KINDS as readonly string[]).includes(kind);
+/** The kind of an object for name rules: core Namespace/Service names are labels, RBAC names path segments. */
+export interface NamedKind {
+  kind: string;
+  group: string;
+}
+
+export function validateName(of: NamedKind, name: string, field = 'metadata.name'): FieldError[] {
+  if (of.group === RBAC_GROUP) {
+    return validateRbacName(name).map((detail) => ({
+      type: 'FieldValueInvalid',
+      field,
+      value: name,
+      detail,
+    }));
+  }
+  const asLabel = of.group === '' && (LABEL_NAMED_KINDS as readonly string[]).includes(of.kind);
   const max = asLabel ? 63 : 253;
   const errors: FieldError[] = [];
   if (name.length > max)
@@ -151,7 +167,7 @@ function validateOwnerReferences(meta: ObjectMeta): FieldError[] {
 }
 
 /** Checks the metadata of an object about to be stored (name already resolved from generateName). */
-export function validateMeta(kind: string, meta: ObjectMeta): FieldError[] {
+export function validateMeta(of: NamedKind, meta: ObjectMeta): FieldError[] {
   const errors: FieldError[] = [];
   if (!meta.name)
     errors.push({
@@ -159,7 +175,7 @@ export function validateMeta(kind: string, meta: ObjectMeta): FieldError[] {
       field: 'metadata.name',
       detail: 'name or generateName is required',
     });
-  else errors.push(...validateName(kind, meta.name));
+  else errors.push(...validateName(of, meta.name));
   errors.push(...validateStringMap(meta.labels, 'metadata.labels', true));
   errors.push(...validateAnnotations(meta.annotations));
   errors.push(...validateFinalizers(meta.finalizers));

@@ -32,6 +32,7 @@ import { resourceKey } from './registry.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { Store } from './store.js';
 import { normalizeOnWrite } from './defaults.js';
+import { prepareRbacWrite } from './rbac/validation.js';
 import { fieldLabels, objectFieldValues } from './fields.js';
 import { listPage, type ListOptions, type ListResult } from './list.js';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
@@ -161,7 +162,7 @@ export class Operations {
     if (namespace) meta.namespace = namespace;
     if (meta.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
-    const errors = validateMeta(def.kind, meta);
+    const errors = validateMeta(def, meta);
     if (errors.length) throw invalid(def.kind, def.group, meta.name ?? '', errors);
     const out: ObjectMeta = { ...meta, uid: newUid(), creationTimestamp: timestamp(this.now()) };
     if (tracksGeneration(def)) out.generation = 1;
@@ -175,7 +176,11 @@ export class Operations {
     const meta = this.createMeta(scope, decoded.object.metadata);
     const key = resourceKey(def);
     if (this.store.get(key, meta.namespace, meta.name!)) throw alreadyExists(groupResource(def), meta.name!);
-    const stored: KubeObject = normalizeOnWrite(def, { ...decoded.object, metadata: meta }, true);
+    const stored: KubeObject = normalizeOnWrite(
+      def,
+      prepareRbacWrite(def, { ...decoded.object, metadata: meta }),
+      true,
+    );
     if (def.subresources.status && !(def.kind === 'Namespace' && !def.group)) delete stored.status;
     if (opts.dryRun) return { object: stored, warnings: decoded.warnings, created: true };
     stored.metadata.resourceVersion = String(this.store.nextRV());
@@ -193,11 +198,8 @@ export class Operations {
     let next: KubeObject;
     if (scope.subresource === 'status') next = { ...prev, status: incoming.status };
     else {
-      next = normalizeOnWrite(
-        def,
-        { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) },
-        false,
-      );
+      const merged = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
+      next = prepareRbacWrite(def, normalizeOnWrite(def, merged, false), prev);
       if (def.subresources.status) next.status = prev.status;
     }
     if (next.status === undefined) delete next.status;
@@ -265,10 +267,7 @@ export class Operations {
   /** Stores an updated object (or finishes a deletion whose last finalizer went away). */
   private commit(def: ResourceDef, prev: KubeObject, candidate: KubeObject, opts: WriteOptions): WriteResult {
     const next = { ...candidate, metadata: { ...candidate.metadata } };
-    const errors = [
-      ...validateMeta(def.kind, next.metadata),
-      ...validateMetaUpdate(next.metadata, prev.metadata),
-    ];
+    const errors = [...validateMeta(def, next.metadata), ...validateMetaUpdate(next.metadata, prev.metadata)];
     if (errors.length) throw invalid(def.kind, def.group, prev.metadata.name!, errors);
     if (tracksGeneration(def) && specChanged(def, prev, next))
       next.metadata.generation = (prev.metadata.generation ?? 0) + 1;

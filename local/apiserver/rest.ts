@@ -29,6 +29,8 @@ import {
 import { jsonBody, send, type ServerContext } from './server.js';
 import type { KubeObject } from './types.js';
 import { startWatch, type WatchOptions } from './watch.js';
+import { decodeObject } from './decode.js';
+import { createTokenRequest, storeLookup, tokenRequestDef } from './rbac/index.js';
 import { parseIncludeObject, tableGroupVersion, toTable } from './table/index.js';
 
 export interface RestCall {
@@ -331,7 +333,33 @@ const VERBS: Record<string, (ctx: ServerContext, call: RestCall, scope: Scope) =
   DELETE: remove,
 };
 
+/** POST serviceaccounts/<name>/token: a TokenRequest answered with a signed ServiceAccount token. */
+function isTokenRequest(target: ResourceRequest): boolean {
+  return target.subresource === 'token' && target.def.kind === 'ServiceAccount' && !target.def.group;
+}
+
+function tokenRequest(ctx: ServerContext, call: RestCall): void {
+  const { target } = call;
+  if (call.req.method !== 'POST' || !target.name) throw methodNotAllowed();
+  const def = tokenRequestDef();
+  const { object } = decodeObject(def, jsonBody(call.body, { def }), {
+    fieldValidation: fieldValidation(call.url.searchParams),
+  });
+  const issued = createTokenRequest({
+    namespace: target.namespace!,
+    name: target.name,
+    body: object,
+    key: ctx.tokenKey,
+    lookup: storeLookup(ctx.store),
+  });
+  send(call.res, 201, issued);
+}
+
 export function handleResource(ctx: ServerContext, call: RestCall): Promise<void> {
+  if (isTokenRequest(call.target)) {
+    tokenRequest(ctx, call);
+    return Promise.resolve();
+  }
   const verb = VERBS[call.req.method ?? ''];
   if (!verb) throw methodNotAllowed();
   verb(ctx, call, scopeOf(call.target));

@@ -20,9 +20,14 @@ import { apiVersionOf, type Registry } from './registry.js';
 import { parseApiPath, resolveResource, readBody } from './request.js';
 import { handleResource } from './rest.js';
 import type { Store } from './store.js';
+import { authenticateBearer, authorizeRequest, storeLookup, type TokenKey } from './rbac/index.js';
 
 export interface ServerContext {
   token: string;
+  /** Signs and checks ServiceAccount tokens. */
+  tokenKey: TokenKey;
+  /** Enforce RBAC on every request (the admin token is system:masters). */
+  rbac: boolean;
   registry: Registry;
   store: Store;
   ops: Operations;
@@ -52,9 +57,18 @@ export function sendError(res: ServerResponse, err: unknown): void {
 
 const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz'] as const;
 
-function authenticated(req: IncomingMessage, token: string): boolean {
-  const header = req.headers.authorization ?? '';
-  return header === `Bearer ${token}`;
+/**
+ * Who sends the request: the cluster's admin token (system:masters) or a ServiceAccount token;
+ * with RBAC on, what they may do is then checked (403 with the real message).
+ */
+function authenticate(ctx: ServerContext, req: IncomingMessage, url: URL): void {
+  const user = authenticateBearer(req.headers.authorization, {
+    adminToken: ctx.token,
+    key: ctx.tokenKey,
+    lookup: storeLookup(ctx.store),
+  });
+  if (!user) throw unauthorized();
+  if (ctx.rbac) authorizeRequest(ctx.store, user, req.method ?? 'GET', url);
 }
 
 function discovery(ctx: ServerContext, path: ReturnType<typeof parseApiPath>): unknown {
@@ -100,7 +114,7 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   const { pathname } = url;
   if ((PUBLIC_PATHS as readonly string[]).includes(pathname))
     return send(res, 200, 'ok', { 'Content-Type': 'text/plain' });
-  if (!authenticated(req, ctx.token)) throw unauthorized();
+  authenticate(ctx, req, url);
   if (nonResource(ctx, pathname, res)) return;
   const path = parseApiPath(pathname);
   if (!path) throw resourceNotFound();

@@ -113,6 +113,10 @@ describe('builtinResources', () => {
         'autoscaling/v2/HorizontalPodAutoscaler',
         'coordination.k8s.io/v1/Lease',
         'discovery.k8s.io/v1/EndpointSlice',
+        'rbac.authorization.k8s.io/v1/ClusterRole',
+        'rbac.authorization.k8s.io/v1/ClusterRoleBinding',
+        'rbac.authorization.k8s.io/v1/Role',
+        'rbac.authorization.k8s.io/v1/RoleBinding',
       ].sort(),
     );
   });
@@ -159,6 +163,10 @@ describe('builtinResources', () => {
       statefulsets: 'sts|all|ns',
       horizontalpodautoscalers: 'hpa|all|ns',
       customresourcedefinitions: 'crd,crds|api-extensions|cluster',
+      clusterroles: '||cluster',
+      clusterrolebindings: '||cluster',
+      roles: '||ns',
+      rolebindings: '||ns',
     });
   });
 
