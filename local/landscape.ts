@@ -23,6 +23,8 @@ export interface LandscapeOptions {
   workloads?: WorkloadSimulation;
   /** Keeps every cluster's objects here across restarts (`--data-dir`); undefined: in memory only. */
   dataDir?: string;
+  /** Enforce RBAC in every cluster (`--rbac`). */
+  rbac?: boolean;
 }
 
 export interface Landscape {
@@ -83,7 +85,10 @@ export async function startLandscape(opts: LandscapeOptions): Promise<Landscape>
     pkiDir: join(opts.stateDir, 'pki'),
     workloads: opts.workloads,
     dataDir: opts.dataDir,
-    clusters: [{ name: 'main', port: opts.port }, ...opts.clusters.filter((c) => c !== 'main')],
+    clusters: [
+      { name: 'main', port: opts.port, rbac: opts.rbac },
+      ...opts.clusters.filter((c) => c !== 'main').map((name) => ({ name, rbac: opts.rbac })),
+    ],
   });
   const token = randomBytes(24).toString('hex');
   const control: Server = createServer(controlHandler(api, token));

@@ -37,6 +37,7 @@ interface CliOptions {
   workloadDelay: number;
   simulatePods: boolean;
   dataDir?: string;
+  rbac: boolean;
 }
 
 /** Parses the command line into landscape options (exits with commander's message on bad input). */
@@ -64,6 +65,7 @@ function parseOptions(argv: string[]): LandscapeOptions {
       500,
     )
     .option('--simulate-pods', 'also create Running pods for simulated workloads', false)
+    .option('--rbac', 'enforce RBAC in every cluster (the kubeconfigs keep an admin token)', false)
     .parse(argv);
   const o = program.opts<CliOptions>();
   const clusters = [...new Set([...(o.defaultClusters ? ['shoot-1'] : []), ...o.cluster])];
@@ -75,6 +77,7 @@ function parseOptions(argv: string[]): LandscapeOptions {
     port: o.port,
     host: o.host,
     dataDir: o.dataDir ? resolve(o.dataDir) : undefined,
+    rbac: o.rbac,
     workloads: o.simulateWorkloads ? { delayMs: o.workloadDelay, createPods: o.simulatePods } : undefined,
   };
 }
