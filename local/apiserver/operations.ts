@@ -18,6 +18,7 @@ import { decodeObject, type FieldValidation } from './decode.js';
 import { validateMeta, validateMetaUpdate } from './meta.js';
 import {
   carryServerMeta,
+  deepEqual,
   generateName,
   newUid,
   readPath,
@@ -32,6 +33,7 @@ import { resourceKey } from './registry.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { Store } from './store.js';
 import { normalizeOnWrite } from './defaults.js';
+import { trackUpdate } from './apply/index.js';
 import { prepareRbacWrite } from './rbac/validation.js';
 import { fieldLabels, objectFieldValues } from './fields.js';
 import { listPage, type ListOptions, type ListResult } from './list.js';
@@ -49,6 +51,10 @@ export interface Scope {
 export interface WriteOptions {
   fieldValidation: FieldValidation;
   dryRun: boolean;
+  /** The field manager of a create/update/patch (recorded as an Update); undefined leaves managedFields as they are. */
+  fieldManager?: string;
+  /** The body is a server-side apply result: store its managedFields as they are. */
+  applied?: boolean;
 }
 
 export interface WriteResult {
@@ -182,6 +188,7 @@ export class Operations {
       true,
     );
     if (def.subresources.status && !(def.kind === 'Namespace' && !def.group)) delete stored.status;
+    this.trackManagedFields(def, undefined, stored, opts);
     if (opts.dryRun) return { object: stored, warnings: decoded.warnings, created: true };
     stored.metadata.resourceVersion = String(this.store.nextRV());
     this.store.put(key, stored, 'ADDED');
@@ -196,14 +203,16 @@ export class Operations {
     const incoming = decoded.object;
     checkUpdateTarget(scope, prev, incoming);
     let next: KubeObject;
-    if (scope.subresource === 'status') next = { ...prev, status: incoming.status };
-    else {
+    if (scope.subresource === 'status') {
+      next = { ...prev, status: incoming.status };
+      if (opts.applied) next.metadata = { ...prev.metadata, managedFields: incoming.metadata.managedFields };
+    } else {
       const merged = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
       next = prepareRbacWrite(def, normalizeOnWrite(def, merged, false), prev);
       if (def.subresources.status) next.status = prev.status;
     }
     if (next.status === undefined) delete next.status;
-    return { ...this.commit(def, prev, next, opts), warnings: decoded.warnings };
+    return { ...this.commit(def, prev, next, opts, scope.subresource), warnings: decoded.warnings };
   }
 
   /** PUT of the scale subresource: only spec.replicas of the parent changes. */
@@ -224,7 +233,7 @@ export class Operations {
     }
     this.checkPrecondition(def, prev, scale?.metadata?.resourceVersion);
     const next = writePath(prev, def.subresources.scale!.specReplicasPath, replicas ?? 0);
-    const result = this.commit(def, prev, next, opts);
+    const result = this.commit(def, prev, next, opts, 'scale');
     return { object: toScale(def, result.object), warnings: [] };
   }
 
@@ -265,14 +274,41 @@ export class Operations {
   }
 
   /** Stores an updated object (or finishes a deletion whose last finalizer went away). */
-  private commit(def: ResourceDef, prev: KubeObject, candidate: KubeObject, opts: WriteOptions): WriteResult {
+  /** managedFields after a non-apply write (creates: prev undefined). */
+  private trackManagedFields(
+    def: ResourceDef,
+    prev: KubeObject | undefined,
+    next: KubeObject,
+    opts: WriteOptions,
+    subresource?: string,
+  ): void {
+    if (opts.applied || opts.fieldManager === undefined) return;
+    const entries = trackUpdate(def, prev, next, {
+      manager: opts.fieldManager,
+      operation: 'Update',
+      now: this.now(),
+      subresource,
+    });
+    if (entries.length) next.metadata.managedFields = entries;
+    else delete next.metadata.managedFields;
+  }
+
+  private commit(
+    def: ResourceDef,
+    prev: KubeObject,
+    candidate: KubeObject,
+    opts: WriteOptions,
+    subresource?: string,
+  ): WriteResult {
     const next = { ...candidate, metadata: { ...candidate.metadata } };
     const errors = [...validateMeta(def, next.metadata), ...validateMetaUpdate(next.metadata, prev.metadata)];
     if (errors.length) throw invalid(def.kind, def.group, prev.metadata.name!, errors);
     if (tracksGeneration(def) && specChanged(def, prev, next))
       next.metadata.generation = (prev.metadata.generation ?? 0) + 1;
     next.metadata.resourceVersion = prev.metadata.resourceVersion;
-    if (sameContent(prev, next)) return { object: prev, warnings: [] };
+    this.trackManagedFields(def, prev, next, opts, subresource);
+    if (sameContent(prev, next) && deepEqual(prev.metadata.managedFields, next.metadata.managedFields))
+      return { object: prev, warnings: [] };
     if (opts.dryRun) return { object: next, warnings: [] };
     const stored = this.withNewRV(next);
     const key = resourceKey(def);

@@ -3,7 +3,14 @@
  * deletecollection, and the status, scale and namespace-finalize subresources.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, invalid, methodNotAllowed, resourceNotFound, unsupportedMediaType } from './errors.js';
+import {
+  badRequest,
+  invalid,
+  methodNotAllowed,
+  resourceNotFound,
+  StatusError,
+  unsupportedMediaType,
+} from './errors.js';
 import { toPartialMetadata, toScale } from './objects.js';
 import {
   isPropagationPolicy,
@@ -11,8 +18,17 @@ import {
   type PropagationPolicy,
   type Scope,
   type Subresource,
+  type WriteOptions,
   type WriteResult,
 } from './operations.js';
+import {
+  applyOptionsOf,
+  applyPatch,
+  checkApplyName,
+  fieldManagerOf,
+  parseApplyBody,
+  type WriteVerb,
+} from './apply/index.js';
 import { jsonPatch, mergePatch, patchTypeOf, strategicMerge, type PatchType } from './patch.js';
 import { PROTOBUF_CONTENT_TYPE } from './protobuf/index.js';
 import { apiVersionOf } from './registry.js';
@@ -166,13 +182,13 @@ function get(ctx: ServerContext, call: RestCall, scope: Scope): void {
   send(call.res, 200, view(call, obj));
 }
 
-function writeOpts(
-  call: RestCall,
-  body?: { dryRun?: unknown },
-): { fieldValidation: ReturnType<typeof fieldValidation>; dryRun: boolean } {
+function writeOpts(call: RestCall, verb?: WriteVerb, body?: { dryRun?: unknown }): WriteOptions {
   return {
     fieldValidation: fieldValidation(call.url.searchParams),
     dryRun: dryRun(call.url.searchParams, call.req.method, body),
+    fieldManager: verb
+      ? fieldManagerOf(verb, call.url.searchParams, call.req.headers['user-agent'])
+      : undefined,
   };
 }
 
@@ -187,7 +203,7 @@ function requireJson(call: RestCall): void {
 function create(ctx: ServerContext, call: RestCall, scope: Scope): void {
   if (scope.name) throw methodNotAllowed();
   requireJson(call);
-  const result = ctx.ops.create(scope, jsonBody(call.body, scope), writeOpts(call));
+  const result = ctx.ops.create(scope, jsonBody(call.body, scope), writeOpts(call, 'create'));
   send(call.res, 201, view(call, result.object), warningHeaders(result));
 }
 
@@ -195,16 +211,11 @@ function update(ctx: ServerContext, call: RestCall, scope: Scope): void {
   if (!scope.name) throw methodNotAllowed();
   requireJson(call);
   const body = jsonBody(call.body, scope);
-  const result = putTo(ctx, scope, body, writeOpts(call));
+  const result = putTo(ctx, scope, body, writeOpts(call, 'update'));
   send(call.res, 200, view(call, result.object), warningHeaders(result));
 }
 
-function putTo(
-  ctx: ServerContext,
-  scope: Scope,
-  body: unknown,
-  opts: ReturnType<typeof writeOpts>,
-): WriteResult {
+function putTo(ctx: ServerContext, scope: Scope, body: unknown, opts: WriteOptions): WriteResult {
   if (scope.subresource === 'scale') return ctx.ops.updateScale(scope, body, opts);
   if ((scope.subresource as string) === 'finalize') {
     const current = ctx.ops.get({ ...scope, subresource: undefined });
@@ -236,18 +247,38 @@ function applyPatchBody(type: PatchType, current: KubeObject, call: RestCall, sc
 function patch(ctx: ServerContext, call: RestCall, scope: Scope): void {
   if (!scope.name) throw methodNotAllowed();
   const type = patchTypeOf(call.req.headers['content-type']);
-  if (type === 'apply')
-    throw unsupportedMediaType(
-      'application/apply-patch+yaml',
-      'application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (server-side apply is not built yet)',
-    );
+  if (type === 'apply') return applyRequest(ctx, call, scope);
   const scale = scope.subresource === 'scale';
   if (type === 'strategic' && !scope.def.builtin && !scale) {
     throw unsupportedMediaType('application/strategic-merge-patch+json', CR_PATCH_TYPES);
   }
   const stored = ctx.ops.get({ ...scope, subresource: undefined });
   const patched = applyPatchBody(type, scale ? toScale(scope.def, stored) : stored, call, scope);
-  const result = putTo(ctx, scope, patched, writeOpts(call));
+  const result = putTo(ctx, scope, patched, writeOpts(call, 'patch'));
+  send(call.res, 200, view(call, result.object), warningHeaders(result));
+}
+
+/** PATCH with application/apply-patch+yaml: server-side apply (creates the object when it is missing). */
+function applyRequest(ctx: ServerContext, call: RestCall, scope: Scope): void {
+  if (scope.subresource === 'scale') throw unsupportedMediaType('application/apply-patch+yaml');
+  const { manager, force } = applyOptionsOf(call.url.searchParams);
+  const config = parseApplyBody(call.body);
+  let current: KubeObject | undefined;
+  try {
+    current = ctx.ops.get({ ...scope, subresource: undefined });
+  } catch (e) {
+    if (!(e instanceof StatusError && e.code === 404)) throw e;
+  }
+  const subresource = scope.subresource === 'status' ? 'status' : undefined;
+  const { object } = applyPatch(scope.def, current, config, { manager, force, now: new Date(), subresource });
+  checkApplyName(object, scope.name!);
+  const opts: WriteOptions = { ...writeOpts(call), applied: true };
+  if (!current) {
+    const created = ctx.ops.create({ ...scope, name: undefined }, object, opts);
+    send(call.res, 201, view(call, created.object), warningHeaders(created));
+    return;
+  }
+  const result = putTo(ctx, scope, object, opts);
   send(call.res, 200, view(call, result.object), warningHeaders(result));
 }
 
