@@ -8,9 +8,11 @@ import type { MessageDesc } from './descriptor.js';
 import { decodeMessage } from './decode.js';
 import { encodeMessage } from './encode.js';
 import { HorizontalPodAutoscaler, Deployment, Lease, ReplicaSet, Scale, StatefulSet } from './types/apps.js';
+import { SelfSubjectAccessReview, SelfSubjectRulesReview, TokenRequest } from './types/auth.js';
 import { ConfigMap, Endpoints, Event, Namespace, Secret, Service, ServiceAccount } from './types/core.js';
 import { DeleteOptions } from './types/meta.js';
 import { Pod } from './types/pod.js';
+import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from './types/rbac.js';
 import { PersistentVolumeClaim } from './types/volume.js';
 import { ProtobufFormatError, Reader, WIRE_BYTES, Writer } from './wire.js';
 
@@ -46,6 +48,13 @@ const KINDS: Readonly<Record<string, MessageDesc>> = {
   'autoscaling/v1/Scale': Scale,
   'autoscaling/v1/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'coordination.k8s.io/v1/Lease': Lease,
+  'rbac.authorization.k8s.io/v1/Role': Role,
+  'rbac.authorization.k8s.io/v1/ClusterRole': ClusterRole,
+  'rbac.authorization.k8s.io/v1/RoleBinding': RoleBinding,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ClusterRoleBinding,
+  'authentication.k8s.io/v1/TokenRequest': TokenRequest,
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': SelfSubjectAccessReview,
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': SelfSubjectRulesReview,
 };
 
 /** `apiVersion/kind` of every kind that decodes (DeleteOptions decodes under any apiVersion). */

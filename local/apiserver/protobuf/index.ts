@@ -1,6 +1,7 @@
 /**
  * Kubernetes protobuf request bodies (`application/vnd.kubernetes.protobuf`), as kubectl sends
- * them for its generator commands (`kubectl create configmap|secret|deployment|service ...`).
+ * them for its generator commands (`kubectl create configmap|secret|deployment|service ...`,
+ * `kubectl create role|clusterrole|rolebinding|clusterrolebinding|token`, `kubectl auth can-i`).
  */
 export {
   decodeProtobufObject,

@@ -2,7 +2,9 @@
  * Request bodies kubectl 1.32 really sent (Content-Type application/vnd.kubernetes.protobuf), captured
  * with a recording proxy in front of the embedded API server, and the JSON the same kubectl command
  * prints with `--dry-run=client -o json` (less `creationTimestamp: null`): what the decoder must give.
+ * The RBAC, TokenRequest and access review captures are in protobuf-rbac.fixtures.ts.
  */
+import { KUBECTL_RBAC_CAPTURES } from './protobuf-rbac.fixtures.js';
 
 export interface KubectlCapture {
   command: string;
@@ -125,4 +127,5 @@ export const KUBECTL_CAPTURES: Record<string, KubectlCapture> = {
       status: { currentReplicas: 0, desiredReplicas: 0 },
     },
   },
+  ...KUBECTL_RBAC_CAPTURES,
 };

@@ -18,6 +18,7 @@ import {
 } from './printers-core.js';
 import { eventColumns, nodeColumns } from './printers-node.js';
 import { podColumns } from './printers-pod.js';
+import { clusterRoleBindingColumns, defaultConvertorColumns, roleBindingColumns } from './printers-rbac.js';
 
 export const BUILTIN_COLUMNS: Record<string, KindColumns> = {
   Namespace: namespaceColumns,
@@ -35,7 +36,11 @@ export const BUILTIN_COLUMNS: Record<string, KindColumns> = {
   StatefulSet: statefulSetColumns,
   HorizontalPodAutoscaler: horizontalPodAutoscalerColumns,
   CustomResourceDefinition: customResourceDefinitionColumns,
+  Role: defaultConvertorColumns,
+  ClusterRole: defaultConvertorColumns,
+  RoleBinding: roleBindingColumns,
+  ClusterRoleBinding: clusterRoleBindingColumns,
 };
 
 /** Kinds served with apiserver's default table convertor (an empty list has `rows: null`). */
-export const DEFAULT_CONVERTOR_KINDS = new Set(['CustomResourceDefinition']);
+export const DEFAULT_CONVERTOR_KINDS = new Set(['CustomResourceDefinition', 'Role', 'ClusterRole']);

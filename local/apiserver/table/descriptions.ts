@@ -203,3 +203,16 @@ export const ENDPOINT_SLICE = {
   endpoints:
     'endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.',
 };
+
+/**
+ * printers.go describes the Role column with rbac/v1beta1's `roleRef` doc (1.32 wording, capitalised
+ * and without v1's "This field is immutable."), the wide columns with literal strings.
+ */
+export const RBAC = {
+  roleBindingRoleRef:
+    'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the ' +
+    'RoleRef cannot be resolved, the Authorizer must return an error.',
+  clusterRoleBindingRoleRef:
+    'RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the ' +
+    'Authorizer must return an error.',
+};
