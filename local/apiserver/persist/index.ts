@@ -9,7 +9,7 @@
  * Resumption: the restored store continues at `state.resourceVersion`, and its history holds
  * every event after `state.compactedRV` (all events since the last compaction, plus the
  * `historyTail` events before it that the snapshot keeps), so a watch from any resourceVersion
- * ≥ compactedRV resumes without 410 — capped by the store's own historySize (see restore.ts).
+ * ≥ compactedRV resumes without 410 — capped by the store's own historySize (Store.restore).
  *
  * Wiring (see README.md): open before the Cluster is built, restore the store from `state`,
  * start the controllers, attach(store), bootstrap only what is missing; close() on shutdown.
@@ -22,8 +22,6 @@ import { encodeEvent, encodeHeader, encodeSnapshot, LOG_FILE, SNAPSHOT_FILE } fr
 import { acquireLock, fsyncDir, LogFile, writeFileAtomic } from './files.js';
 import { loadClusterDir, type Loaded } from './load.js';
 import { HistoryTail, type MirrorState } from './state.js';
-
-export { restoreStore } from './restore.js';
 
 /** What a restarted store needs (Store.restore's argument). */
 export interface PersistedState {

@@ -8,16 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Store, type StoreEvent } from '../store.js';
 import type { KubeObject } from '../types.js';
-import {
-  openPersistence,
-  restoreStore,
-  type FlushTimer,
-  type Persistence,
-  type PersistenceOptions,
-} from './index.js';
+import { openPersistence, type FlushTimer, type Persistence, type PersistenceOptions } from './index.js';
 
 const CM = '/configmaps';
 const CRD = 'apiextensions.k8s.io/customresourcedefinitions';
@@ -73,7 +66,7 @@ function recordAll(store: Store): StoreEvent[] {
 /** A new store restored from p.state, as the Cluster will build it. */
 function restored(p: Persistence, historySize?: number): Store {
   const store = new Store({ historySize });
-  if (p.state) restoreStore(store, p.state);
+  if (p.state) store.restore(p.state);
   return store;
 }
 
@@ -383,22 +376,6 @@ describe('openPersistence', () => {
     expect(small.oldestResumableRV).toBe(6);
     expect(small.subscribe(CM, () => undefined, 5)).toBeUndefined();
     expect(small.subscribe(CM, () => undefined, 6)).toBeDefined();
-    expect(() => restoreStore(small, q.state!)).toThrow(/must be new/);
-  });
-
-  it('README.md has the body of Store.restore exactly as restore.ts runs it', async () => {
-    const here = (f: string): string => fileURLToPath(new URL(f, import.meta.url));
-    const source = await readFile(here('./restore.ts'), 'utf8');
-    const body =
-      /function restoreBody\(this: StoreInternals, state: PersistedState\): void \{\n([\s\S]*?)\n\}\n/.exec(
-        source,
-      )![1];
-    const readme = await readFile(here('./README.md'), 'utf8');
-    const indent = (text: string): string =>
-      text
-        .split('\n')
-        .map((l) => (l ? `  ${l}` : l))
-        .join('\n');
-    expect(readme).toContain(`  restore(state: PersistedState): void {\n${indent(body)}\n  }`);
+    expect(() => small.restore(q.state!)).toThrow(/must be new/);
   });
 });
