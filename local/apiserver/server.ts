@@ -20,7 +20,14 @@ import { apiVersionOf, type Registry } from './registry.js';
 import { parseApiPath, resolveResource, readBody } from './request.js';
 import { handleResource } from './rest.js';
 import type { Store } from './store.js';
-import { authenticateBearer, authorizeRequest, storeLookup, type TokenKey } from './rbac/index.js';
+import {
+  authenticateBearer,
+  authorizeRequest,
+  storeLookup,
+  type TokenKey,
+  type UserInfo,
+} from './rbac/index.js';
+import { ACCESS_REVIEW_PATH, accessReview, sendReview } from './reviews.js';
 
 export interface ServerContext {
   token: string;
@@ -61,7 +68,7 @@ const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz'] as const;
  * Who sends the request: the cluster's admin token (system:masters) or a ServiceAccount token;
  * with RBAC on, what they may do is then checked (403 with the real message).
  */
-function authenticate(ctx: ServerContext, req: IncomingMessage, url: URL): void {
+function authenticate(ctx: ServerContext, req: IncomingMessage, url: URL): UserInfo {
   const user = authenticateBearer(req.headers.authorization, {
     adminToken: ctx.token,
     key: ctx.tokenKey,
@@ -69,6 +76,7 @@ function authenticate(ctx: ServerContext, req: IncomingMessage, url: URL): void 
   });
   if (!user) throw unauthorized();
   if (ctx.rbac) authorizeRequest(ctx.store, user, req.method ?? 'GET', url);
+  return user;
 }
 
 function discovery(ctx: ServerContext, path: ReturnType<typeof parseApiPath>): unknown {
@@ -114,7 +122,8 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   const { pathname } = url;
   if ((PUBLIC_PATHS as readonly string[]).includes(pathname))
     return send(res, 200, 'ok', { 'Content-Type': 'text/plain' });
-  authenticate(ctx, req, url);
+  const user = authenticate(ctx, req, url);
+  if (pathname === ACCESS_REVIEW_PATH) return sendReview(res, await accessReview(ctx, req, user));
   if (nonResource(ctx, pathname, res)) return;
   const path = parseApiPath(pathname);
   if (!path) throw resourceNotFound();

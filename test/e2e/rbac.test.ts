@@ -154,6 +154,18 @@ describe('a ServiceAccount token under RBAC', () => {
     );
   });
 
+  it('kubectl auth can-i answers for the ServiceAccount from its Role', async () => {
+    expect(outcome(await asFn(['auth', 'can-i', 'list', 'configmaps']))).toEqual({
+      code: 0,
+      stdout: 'yes\n',
+      stderr: '',
+    });
+    const no = await asFn(['auth', 'can-i', 'create', 'configmaps']);
+    expect({ code: no.code, stdout: no.stdout }).toEqual({ code: 1, stdout: 'no\n' });
+    const admin = await landscape().kubectl(['auth', 'can-i', 'delete', 'secrets', '-A']);
+    expect(outcome(admin)).toEqual({ code: 0, stdout: 'yes\n', stderr: '' });
+  });
+
   it('after kubectl delete sa fn, the token is no longer accepted', async () => {
     expect(outcome(await landscape().kubectl(['delete', 'sa', 'fn']))).toEqual(
       created('serviceaccount "fn" deleted'),
