@@ -171,7 +171,7 @@ describe('field selectors beyond metadata', () => {
       namespace: ns,
       fieldSelector: 'involvedObject.kind=Deployment,involvedObject.name=web',
     });
-    expect(list.items.map((e) => e.metadata!.name)).toEqual(['ev-1']);
+    expect(list.items.map((e) => e.metadata.name)).toEqual(['ev-1']);
   });
 
   it('words an unsupported pod field label as the pod registry does', async () => {

@@ -15,7 +15,7 @@ const RBAC = 'rbac.authorization.k8s.io';
 let t: TestServer;
 let rbac: k8s.RbacAuthorizationV1Api;
 beforeAll(async () => {
-  t = await startTestServer({ clusters: [{ name: 'main', rbac: true } as ClusterSpec] });
+  t = await startTestServer({ clusters: [{ name: 'main', rbac: true }] });
   rbac = t.kc.makeApiClient(k8s.RbacAuthorizationV1Api);
 });
 afterAll(() => t.stop());
