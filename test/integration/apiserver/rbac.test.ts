@@ -6,7 +6,6 @@
  * cluster's admin token stays a member of system:masters.
  */
 import * as k8s from '@kubernetes/client-node';
-import type { ClusterSpec } from '../../../local/apiserver/index.js';
 import { expectStatus, startTestServer, type TestServer } from '../../support/cluster.js';
 import { deployment, freshNamespace } from './conformance.js';
 
