@@ -84,9 +84,7 @@ describe('server-side dry run', () => {
   it('still refuses what a real create would refuse', async () => {
     const r = await landscape().kubectl(['create', 'configmap', 'BAD_NAME', '--dry-run=server']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(
-      'ConfigMap "BAD_NAME" is invalid: metadata.name: Invalid value: "BAD_NAME"',
-    );
+    expect(r.stderr).toContain('ConfigMap "BAD_NAME" is invalid: metadata.name: Invalid value: "BAD_NAME"');
   });
 });
 

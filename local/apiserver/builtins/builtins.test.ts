@@ -84,7 +84,7 @@ function variant<T>(object: T, edit: (copy: T) => void): T {
 }
 
 // Fixtures are edited freely in the negative cases.
- 
+
 type Json = Record<string, any>;
 
 describe('builtinResources', () => {
