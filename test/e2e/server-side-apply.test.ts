@@ -66,4 +66,22 @@ describe('kubectl apply --server-side', () => {
     const d = await l.getJson(['deployment', 'ssa-web']);
     expect(d.spec.template.spec.containers[0].image).toBe('nginx:1.26');
   });
+
+  it('keeps managedFields through a kubectl get -o yaml → edit → replace round trip', async () => {
+    const l = landscape();
+    const shown = await l.kubectlOk(['get', 'configmap', 'ssa', '-o', 'json', '--show-managed-fields']);
+    const obj = JSON.parse(shown.stdout);
+    const managers = obj.metadata.managedFields.map((f: { manager: string }) => f.manager).sort();
+    obj.data.c = '3';
+    await l.kubectlOk(['replace', '-f', '-'], { input: JSON.stringify(obj) });
+    const after = await l.getJson(['configmap', 'ssa', '--show-managed-fields']);
+    expect(after.data.c).toBe('3');
+    const afterManagers = after.metadata.managedFields.map((f: { manager: string }) => f.manager);
+    expect(afterManagers).toEqual(expect.arrayContaining(managers));
+    const replaced = after.metadata.managedFields.find(
+      (f: { manager: string }) => f.manager === 'kubectl-replace',
+    );
+    expect(replaced).toMatchObject({ operation: 'Update' });
+    expect(Object.keys(replaced.fieldsV1['f:data'])).toEqual(['f:c']);
+  });
 });
