@@ -1,0 +1,200 @@
+/**
+ * Building, validating and HTTP-encoding CloudEvents with the `cloudevents` SDK.
+ *
+ * The SDK's `HTTP.toEvent` does not validate, accepts any specversion, and invents an `id` for a
+ * structured event that has none: `decodeHttpEvent` checks the required attributes on the wire
+ * first, then lets the SDK parse and validate. Every problem is reported in a `MalformedEventError`.
+ */
+import { CloudEvent, HTTP, ValidationError } from 'cloudevents';
+import { isSpecVersion, isValidAttributeName, SPEC_VERSIONS } from './types.js';
+
+export type Event = CloudEvent<unknown>;
+
+/** Attributes to build an event from: the standard ones plus extensions (lowercase letters, digits). */
+export interface EventInit {
+  id?: string;
+  type: string;
+  source: string;
+  specversion?: string;
+  subject?: string;
+  time?: string;
+  datacontenttype?: string;
+  dataschema?: string;
+  data?: unknown;
+  data_base64?: string;
+  [extension: string]: unknown;
+}
+
+/** An HTTP message: headers as node or fetch give them, and the raw body. */
+export interface HttpMessage {
+  headers: Record<string, string | string[] | undefined> | Headers;
+  body: string | Uint8Array | undefined;
+}
+
+/** The event is not a valid CloudEvent; `problems` lists every reason found. */
+export class MalformedEventError extends Error {
+  override readonly name = 'MalformedEventError';
+  constructor(readonly problems: readonly string[]) {
+    super(`malformed CloudEvent: ${problems.join('; ')}`);
+  }
+}
+
+const REQUIRED = ['specversion', 'id', 'source', 'type'] as const;
+const STRUCTURED = 'application/cloudevents+json';
+const BATCH = 'application/cloudevents-batch+json';
+/** Structured-mode members that are not attributes. */
+const NOT_ATTRIBUTES = new Set(['data', 'data_base64']);
+
+function describeValidation(err: ValidationError): string[] {
+  const errors = err.errors ?? [];
+  if (errors.length === 0) return [err.message.split('\n')[0] ?? err.message];
+  return errors.map((e) =>
+    typeof e === 'string' ? e : `${e.instancePath || '/'} ${e.message ?? e.keyword}`.trim(),
+  );
+}
+
+function rethrow(err: unknown): never {
+  if (err instanceof ValidationError) throw new MalformedEventError(describeValidation(err));
+  if (err instanceof Error) throw new MalformedEventError([err.message]);
+  throw err;
+}
+
+function attributeProblems(attrs: Record<string, unknown>, label: (n: string) => string): string[] {
+  const problems: string[] = [];
+  for (const name of REQUIRED) {
+    const value = attrs[name];
+    if (typeof value !== 'string' || value === '') problems.push(`missing required attribute ${label(name)}`);
+  }
+  const version = attrs.specversion;
+  if (typeof version === 'string' && version !== '' && !isSpecVersion(version)) {
+    problems.push(`unsupported specversion "${version}" (supported: ${SPEC_VERSIONS.join(', ')})`);
+  }
+  for (const name of Object.keys(attrs)) {
+    if (!NOT_ATTRIBUTES.has(name) && !isValidAttributeName(name)) {
+      problems.push(`invalid attribute name "${name}": only lowercase letters and digits`);
+    }
+  }
+  return problems;
+}
+
+/** Builds a validated event; `id` defaults to a random UUID, `specversion` to 1.0. */
+export function buildEvent(init: EventInit): Event {
+  const problems = attributeProblems({ specversion: '1.0', id: 'generated', ...init }, (n) => n);
+  if (problems.length > 0) throw new MalformedEventError(problems);
+  try {
+    return new CloudEvent<unknown>(init, true);
+  } catch (err) {
+    return rethrow(err);
+  }
+}
+
+/** Header names lowercased, repeated headers joined as HTTP does. */
+export function normalizeHeaders(headers: HttpMessage['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  const entries: Iterable<[string, string | string[] | undefined]> =
+    headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  for (const [key, value] of entries) {
+    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function bodyText(body: HttpMessage['body']): string {
+  if (body === undefined) return '';
+  return typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+}
+
+function wireProblems(headers: Record<string, string>, body: string): string[] {
+  const contentType = (headers['content-type'] ?? '').toLowerCase();
+  if (contentType.startsWith(BATCH))
+    return ['batched mode (application/cloudevents-batch+json) is not supported'];
+  if (contentType.startsWith(STRUCTURED)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch (err) {
+      return [`structured-mode body is not JSON: ${(err as Error).message}`];
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return ['structured-mode body is not a JSON object'];
+    }
+    return attributeProblems(parsed as Record<string, unknown>, (n) => `"${n}"`);
+  }
+  const attrs: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.startsWith('ce-')) attrs[key.slice(3)] = value;
+  }
+  return attributeProblems(attrs, (n) => `(header ce-${n})`);
+}
+
+/** Decodes and validates a binary- or structured-mode HTTP message. */
+export function decodeHttpEvent(message: HttpMessage): Event {
+  const headers = normalizeHeaders(message.headers);
+  const body = bodyText(message.body);
+  const problems = wireProblems(headers, body);
+  if (problems.length > 0) throw new MalformedEventError(problems);
+  let event: Event;
+  try {
+    const decoded = HTTP.toEvent<unknown>({ headers, body });
+    if (Array.isArray(decoded)) throw new MalformedEventError(['batched mode is not supported']);
+    event = decoded as Event;
+    event.validate();
+  } catch (err) {
+    return rethrow(err);
+  }
+  return event;
+}
+
+/** Whether a message carries a CloudEvent at all (binary headers or structured content type). */
+export function looksLikeCloudEvent(message: HttpMessage): boolean {
+  const headers = normalizeHeaders(message.headers);
+  const contentType = (headers['content-type'] ?? '').toLowerCase();
+  return contentType.startsWith(STRUCTURED) || contentType.startsWith(BATCH) || 'ce-specversion' in headers;
+}
+
+/** Binary-mode encoding: attributes in `ce-` headers, data in the body. */
+export function encodeBinary(event: Event): { headers: Record<string, string>; body: string | Uint8Array } {
+  const message = HTTP.binary(event);
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(message.headers)) {
+    if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  const raw: unknown = message.body;
+  const body =
+    typeof raw === 'string' || raw instanceof Uint8Array ? raw : raw === undefined ? '' : JSON.stringify(raw);
+  return { headers, body };
+}
+
+/** The event's extension attributes (everything that is not a standard attribute or data). */
+const STANDARD = new Set([
+  'id',
+  'type',
+  'source',
+  'specversion',
+  'subject',
+  'time',
+  'datacontenttype',
+  'dataschema',
+  'data',
+  'data_base64',
+  'schemaurl',
+  'datacontentencoding',
+]);
+export function extensionsOf(event: Event): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(event.toJSON())) {
+    if (!STANDARD.has(key) && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** Rebuilds an event from its JSON form (as kept in a dead-letter store). */
+export function eventFromJSON(json: Record<string, unknown>): Event {
+  const problems = attributeProblems(json, (n) => `"${n}"`);
+  if (problems.length > 0) throw new MalformedEventError(problems);
+  try {
+    return new CloudEvent<unknown>(json, true);
+  } catch (err) {
+    return rethrow(err);
+  }
+}

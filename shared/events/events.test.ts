@@ -1,0 +1,164 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  buildEvent,
+  decodeHttpEvent,
+  emit,
+  EmitError,
+  emitOrThrow,
+  encodeBinary,
+  EVENT_TYPES,
+  EventTypes,
+  EXTENSIONS_BY_TYPE,
+  eventFromJSON,
+  extensionsOf,
+  isEventType,
+  MalformedEventError,
+} from './index.js';
+
+const BASE = { 'ce-specversion': '1.0', 'ce-id': 'e1', 'ce-source': '/s', 'ce-type': 't' };
+
+describe('event constants', () => {
+  it('every type follows the table, every extension name is lowercase alphanumeric', () => {
+    expect(isEventType(EventTypes.requeue)).toBe(true);
+    expect(isEventType('dev.landscape.nope')).toBe(false);
+    for (const type of EVENT_TYPES) {
+      for (const ext of EXTENSIONS_BY_TYPE[type]) expect(ext).toMatch(/^[a-z0-9]+$/);
+    }
+  });
+});
+
+describe('buildEvent', () => {
+  it('builds a valid event with extensions', () => {
+    const e = buildEvent({
+      type: EventTypes.requeue,
+      source: '/requeue',
+      target: 'f',
+      name: 'a',
+      data: { x: 1 },
+    });
+    expect(e.specversion).toBe('1.0');
+    expect(e.id).toMatch(/[0-9a-f-]{36}/);
+    expect(extensionsOf(e)).toEqual({ target: 'f', name: 'a' });
+  });
+  it.each([
+    ['uppercase extension', { type: 't', source: '/s', Bad: 'x' }, /invalid attribute name "Bad"/],
+    ['underscore extension', { type: 't', source: '/s', my_ext: 'x' }, /invalid attribute name "my_ext"/],
+    ['empty type', { type: '', source: '/s' }, /missing required attribute type/],
+    ['bad specversion', { type: 't', source: '/s', specversion: '2.0' }, /unsupported specversion "2.0"/],
+  ])('rejects %s', (_name, init, message) => {
+    expect(() => buildEvent(init as never)).toThrow(MalformedEventError);
+    expect(() => buildEvent(init as never)).toThrow(message);
+  });
+});
+
+describe('decodeHttpEvent', () => {
+  it('decodes binary mode with JSON data and extensions', () => {
+    const e = decodeHttpEvent({
+      headers: { ...BASE, 'ce-kind': 'DeployItem', 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    expect(e.type).toBe('t');
+    expect(e.data).toEqual({ a: 1 });
+    expect(extensionsOf(e)).toEqual({ kind: 'DeployItem' });
+  });
+  it('decodes structured mode', () => {
+    const e = decodeHttpEvent({
+      headers: { 'content-type': 'application/cloudevents+json' },
+      body: JSON.stringify({ specversion: '1.0', id: 'x', source: '/s', type: 't', myext: 'v', data: 'd' }),
+    });
+    expect(extensionsOf(e)).toEqual({ myext: 'v' });
+    expect(e.data).toBe('d');
+  });
+  it.each([
+    [
+      'binary: missing id',
+      { ...BASE, 'ce-id': undefined },
+      '',
+      /missing required attribute \(header ce-id\)/,
+    ],
+    ['binary: missing source', { ...BASE, 'ce-source': undefined }, '', /ce-source/],
+    ['binary: bad specversion', { ...BASE, 'ce-specversion': '9.9' }, '', /unsupported specversion "9.9"/],
+    ['binary: bad extension name', { ...BASE, 'ce-bad_ext': 'x' }, '', /invalid attribute name "bad_ext"/],
+    ['binary: data not JSON', { ...BASE, 'content-type': 'application/json' }, '{bad', /JSON/],
+    ['no CloudEvent at all', { 'content-type': 'application/json' }, '{}', /missing required attribute/],
+    [
+      'structured: missing id',
+      { 'content-type': 'application/cloudevents+json' },
+      JSON.stringify({ specversion: '1.0', source: '/s', type: 't' }),
+      /missing required attribute "id"/,
+    ],
+    [
+      'structured: bad extension name',
+      { 'content-type': 'application/cloudevents+json' },
+      JSON.stringify({ specversion: '1.0', id: '1', source: '/s', type: 't', 'Bad-Name': 1 }),
+      /invalid attribute name "Bad-Name"/,
+    ],
+    ['structured: not JSON', { 'content-type': 'application/cloudevents+json' }, 'nope', /not JSON/],
+    ['batch', { 'content-type': 'application/cloudevents-batch+json' }, '[]', /batched mode/],
+  ])('rejects %s', (_name, headers, body, message) => {
+    const run = (): unknown => decodeHttpEvent({ headers: headers, body });
+    expect(run).toThrow(MalformedEventError);
+    expect(run).toThrow(message);
+  });
+  it('round-trips through encodeBinary', () => {
+    const e = buildEvent({
+      id: '7',
+      type: 't',
+      source: '/s',
+      uid: 'u1',
+      datacontenttype: 'application/json',
+      data: { n: 2 },
+    });
+    const wire = encodeBinary(e);
+    expect(wire.headers['ce-uid']).toBe('u1');
+    const back = decodeHttpEvent(wire);
+    expect(back.toJSON()).toEqual(e.toJSON());
+    expect(eventFromJSON(e.toJSON()).toJSON()).toEqual(e.toJSON());
+  });
+});
+
+describe('emit', () => {
+  let url = '';
+  const seen: { headers: Record<string, unknown>; body: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      seen.push({ headers: req.headers, body });
+      const status = Number(req.url?.slice(1) || '202');
+      if (status === 999) return; // never answers
+      res.writeHead(status).end(status >= 400 ? `failed ${status}` : '');
+    });
+  });
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  const event = buildEvent({ id: 'x1', type: 't', source: '/s', target: 'fn', data: { a: 1 } });
+
+  it.each([[202], [204], [404], [500], [400]])('reports HTTP %i honestly', async (status) => {
+    const result = await emit(event, { sink: `${url}/${status}` });
+    expect(result).toMatchObject({ kind: 'response', status, ok: status < 300 });
+    const last = seen.at(-1)!;
+    expect(last.headers['ce-id']).toBe('x1');
+    expect(last.headers['ce-target']).toBe('fn');
+    expect(JSON.parse(last.body)).toEqual({ a: 1 });
+  });
+  it('reports a network error', async () => {
+    const result = await emit(event, { sink: 'http://127.0.0.1:1/' });
+    expect(result).toMatchObject({ kind: 'error', status: 0, timedOut: false });
+  });
+  it('reports a timeout', async () => {
+    const result = await emit(event, { sink: `${url}/999`, timeoutMs: 50 });
+    expect(result).toMatchObject({ kind: 'error', timedOut: true, error: 'timeout after 50 ms' });
+  });
+  it('emitOrThrow throws EmitError with the status', async () => {
+    await expect(emitOrThrow(event, { sink: `${url}/503` })).rejects.toThrow(EmitError);
+    await expect(emitOrThrow(event, { sink: `${url}/503` })).rejects.toThrow(/HTTP 503: failed 503/);
+  });
+});

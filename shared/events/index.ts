@@ -1,0 +1,14 @@
+export * from './types.js';
+export {
+  buildEvent,
+  decodeHttpEvent,
+  encodeBinary,
+  eventFromJSON,
+  extensionsOf,
+  looksLikeCloudEvent,
+  MalformedEventError,
+  normalizeHeaders,
+} from './cloudevent.js';
+export type { Event, EventInit, HttpMessage } from './cloudevent.js';
+export { emit, EmitError, emitOrThrow } from './emit.js';
+export type { EmitFailure, EmitOptions, EmitResponse, EmitResult, FetchLike } from './emit.js';
