@@ -98,7 +98,7 @@ export async function due(redis: Redis, target: string, now: Date, limit: number
 export async function pending(redis: Redis, target: string, limit = 1000): Promise<RequeueItem[]> {
   const key = queueKey(target);
   const reply = await guardRedis(redis, () => redis.zrange(key, 0, String(limit - 1), 'WITHSCORES'));
-  return decodeDue(target, reply as unknown[]);
+  return decodeDue(target, reply);
 }
 
 /** Every target that has been requeued to, sorted. */

@@ -30,17 +30,17 @@ describe('requeue against a private redis-server', () => {
     expect(await requeue(redis, { target: 'fn-a', ...ref, at: at(120) })).toBe(false);
     expect(await pending(redis, 'fn-a')).toEqual([{ target: 'fn-a', ...ref, at: at(60) }]);
     expect(await requeue(redis, { target: 'fn-a', ...ref, at: at(30) })).toBe(true);
-    expect((await pending(redis, 'fn-a'))[0]!.at).toEqual(at(30));
+    expect((await pending(redis, 'fn-a'))[0].at).toEqual(at(30));
   });
 
   it('replaces or keeps the latest when told', async () => {
     await requeue(redis, { target: 'fn-a', ...ref, at: at(60) });
     await requeue(redis, { target: 'fn-a', ...ref, at: at(120) }, { mode: 'replace' });
-    expect((await pending(redis, 'fn-a'))[0]!.at).toEqual(at(120));
+    expect((await pending(redis, 'fn-a'))[0].at).toEqual(at(120));
     await requeue(redis, { target: 'fn-a', ...ref, at: at(90) }, { mode: 'latest' });
-    expect((await pending(redis, 'fn-a'))[0]!.at).toEqual(at(120));
+    expect((await pending(redis, 'fn-a'))[0].at).toEqual(at(120));
     await requeue(redis, { target: 'fn-a', ...ref, at: at(10) }, { mode: 'replace' });
-    expect((await pending(redis, 'fn-a'))[0]!.at).toEqual(at(10));
+    expect((await pending(redis, 'fn-a'))[0].at).toEqual(at(10));
   });
 
   it('keeps one queue per target and remembers the targets', async () => {
@@ -103,6 +103,6 @@ describe('requeue against a private redis-server', () => {
     const items = await due(redis, 'fn-a', at(10), 10);
     await requeue(redis, { target: 'fn-a', ...ref, at: at(2) });
     await restore(redis, items);
-    expect((await pending(redis, 'fn-a'))[0]!.at).toEqual(at(2));
+    expect((await pending(redis, 'fn-a'))[0].at).toEqual(at(2));
   });
 });
