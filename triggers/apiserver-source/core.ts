@@ -1,0 +1,86 @@
+/**
+ * The pure core of the reflector: what a watch event or a re-list means for the objects the source
+ * knows, as add/update/delete changes. The shell applies them to its map and emits one CloudEvent
+ * per change, so the map always equals what the sink has been told.
+ */
+import type { Change, WatchedObject } from './types.js';
+
+/** `namespace/name` (just `name` for cluster-scoped objects). */
+export function objectKey(object: WatchedObject): string {
+  const ns = object.metadata?.namespace;
+  const name = object.metadata?.name ?? '';
+  return ns ? `${ns}/${name}` : name;
+}
+
+export function resourceVersionOf(object: WatchedObject): string | undefined {
+  return object.metadata?.resourceVersion;
+}
+
+export type Known = ReadonlyMap<string, WatchedObject>;
+
+/** Whether an object is one the source reports (namespace selector, label selector). */
+export type Accept = (object: WatchedObject) => boolean;
+
+export const WATCH_EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'] as const;
+export type WatchEventType = (typeof WATCH_EVENT_TYPES)[number];
+export function isWatchEventType(value: unknown): value is WatchEventType {
+  return typeof value === 'string' && (WATCH_EVENT_TYPES as readonly string[]).includes(value);
+}
+
+function upsert(known: Known, object: WatchedObject): Change[] {
+  const before = known.get(objectKey(object));
+  if (!before) return [{ action: 'add', object }];
+  if (resourceVersionOf(before) === resourceVersionOf(object)) return [];
+  return [{ action: 'update', object }];
+}
+
+/**
+ * The changes one ADDED/MODIFIED/DELETED watch event makes. An object that stops being accepted
+ * (its namespace no longer selected) is a delete with its new state; a known object seen again
+ * at the same resourceVersion is nothing.
+ */
+export function changesForWatchEvent(
+  known: Known,
+  type: 'ADDED' | 'MODIFIED' | 'DELETED',
+  object: WatchedObject,
+  accept: Accept,
+): Change[] {
+  const key = objectKey(object);
+  if (type === 'DELETED') return known.has(key) || accept(object) ? [{ action: 'delete', object }] : [];
+  if (accept(object)) return upsert(known, object);
+  return known.has(key) ? [{ action: 'delete', object }] : [];
+}
+
+/**
+ * The changes between what the source knew and a fresh list: adds for new objects, updates for
+ * objects whose resourceVersion moved, deletes (with the last state known) for objects gone.
+ * With nothing known this is the initial list: an add per object.
+ */
+export function changesForRelist(known: Known, listed: readonly WatchedObject[], accept: Accept): Change[] {
+  const out: Change[] = [];
+  const seen = new Set<string>();
+  for (const object of listed) {
+    if (!accept(object)) continue;
+    seen.add(objectKey(object));
+    out.push(...upsert(known, object));
+  }
+  for (const [key, object] of known) if (!seen.has(key)) out.push({ action: 'delete', object });
+  return out;
+}
+
+/** A new map with the changes applied (inputs are not mutated). */
+export function applyChanges(known: Known, changes: readonly Change[]): Map<string, WatchedObject> {
+  const next = new Map(known);
+  for (const c of changes) {
+    if (c.action === 'delete') next.delete(objectKey(c.object));
+    else next.set(objectKey(c.object), c.object);
+  }
+  return next;
+}
+
+/** A watch ERROR event's Status says 410 Gone / Expired: the resourceVersion is too old, re-list. */
+export function isExpiredStatus(object: unknown): boolean {
+  if (typeof object !== 'object' || object === null) return false;
+  const s = object as { code?: unknown; reason?: unknown };
+  return s.code === 410 || s.reason === 'Expired' || s.reason === 'Gone';
+}

@@ -1,0 +1,139 @@
+import { Writable } from 'node:stream';
+import { createLogger } from '../../shared/log/index.js';
+import { backoffDelay, binaryHeaders, createEmitter, isRetryableStatus } from './emit.js';
+import type { FetchLike } from './emit.js';
+import type { OutboundEvent } from './types.js';
+
+const event: OutboundEvent = {
+  attributes: {
+    specversion: '1.0',
+    id: 'i',
+    source: 's',
+    type: 't',
+    subject: '/x',
+    datacontenttype: 'application/json',
+    kind: 'Pod',
+  },
+  data: { a: 1 },
+};
+
+function capture(): { lines: string[]; stream: Writable } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(chunk.toString());
+      cb();
+    },
+  });
+  return { lines, stream };
+}
+
+describe('binaryHeaders', () => {
+  it('ce-* for attributes, content-type for datacontenttype', () => {
+    expect(binaryHeaders(event)).toEqual({
+      'ce-specversion': '1.0',
+      'ce-id': 'i',
+      'ce-source': 's',
+      'ce-type': 't',
+      'ce-subject': '/x',
+      'content-type': 'application/json',
+      'ce-kind': 'Pod',
+    });
+  });
+});
+
+describe('retry rules', () => {
+  it.each([
+    [500, true],
+    [503, true],
+    [404, true],
+    [408, true],
+    [409, true],
+    [429, true],
+    [400, false],
+    [403, false],
+    [302, false],
+  ])('%i retryable: %s', (status, want) => expect(isRetryableStatus(status)).toBe(want));
+
+  it.each([
+    [2, 50],
+    [3, 100],
+    [4, 200],
+    [5, 400],
+  ])('delay before attempt %i is %i ms', (n, ms) => expect(backoffDelay(50, n)).toBe(ms));
+});
+
+describe('createEmitter', () => {
+  function setup(statuses: (number | Error)[]): {
+    emit: ReturnType<typeof createEmitter>;
+    sleeps: number[];
+    calls: RequestInit[];
+    lines: string[];
+  } {
+    const sleeps: number[] = [];
+    const calls: RequestInit[] = [];
+    const { lines, stream } = capture();
+    const fetch: FetchLike = (_url, init) => {
+      calls.push(init);
+      const next = statuses.shift() ?? 200;
+      return next instanceof Error ? Promise.reject(next) : Promise.resolve({ status: next });
+    };
+    const emit = createEmitter({
+      logger: createLogger({ name: 't', destination: stream }),
+      sleep: (ms) => {
+        sleeps.push(ms);
+        return Promise.resolve();
+      },
+      fetch,
+    });
+    return { emit, sleeps, calls, lines };
+  }
+
+  it('delivers on the first 2xx', async () => {
+    const s = setup([202]);
+    await expect(s.emit('http://sink', event)).resolves.toEqual({
+      delivered: true,
+      attempts: 1,
+      status: 202,
+    });
+    expect(s.calls[0]!.method).toBe('POST');
+    expect(s.calls[0]!.body).toBe('{"a":1}');
+    expect(s.sleeps).toEqual([]);
+  });
+
+  it('retries network errors and 5xx with backoff from 50 ms', async () => {
+    const s = setup([new Error('ECONNREFUSED'), 503, 200]);
+    await expect(s.emit('http://sink', event)).resolves.toMatchObject({ delivered: true, attempts: 3 });
+    expect(s.sleeps).toEqual([50, 100]);
+  });
+
+  it('drops after 5 attempts and says so in the log', async () => {
+    const s = setup([500, 500, 500, 500, 500, 500]);
+    await expect(s.emit('http://sink', event)).resolves.toEqual({
+      delivered: false,
+      attempts: 5,
+      status: 500,
+      error: undefined,
+    });
+    expect(s.sleeps).toEqual([50, 100, 200, 400]);
+    expect(s.calls).toHaveLength(5);
+    const line = JSON.parse(s.lines.join(''));
+    expect(line).toMatchObject({
+      level: 'error',
+      msg: 'event dropped: sink did not accept it',
+      id: 'i',
+      attempts: 5,
+      status: 500,
+    });
+  });
+
+  it('does not retry a 400', async () => {
+    const s = setup([400]);
+    await expect(s.emit('http://sink', event)).resolves.toMatchObject({
+      delivered: false,
+      attempts: 1,
+      status: 400,
+    });
+    expect(s.calls).toHaveLength(1);
+  });
+});

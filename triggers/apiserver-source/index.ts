@@ -1,0 +1,17 @@
+/** The API-server event source: Knative ApiServerSource semantics, plus initial adds and resync events. */
+export { abortableSleep, DEFAULT_RESYNC_INTERVAL_MS, startApiServerSource } from './source.js';
+export type { ApiServerSourceOptions, RunningSource, SinkResolver } from './source.js';
+export { ManifestError, sourceSpecFromManifest, sourceSpecsFromYaml } from './manifest.js';
+export { changeEvent, guessPlural, referenceData, resyncEvent, subjectFor } from './events.js';
+export type { ChangeEventInput, EventContext } from './events.js';
+export { applyChanges, changesForRelist, changesForWatchEvent, isExpiredStatus, objectKey } from './core.js';
+export type { Accept, Known } from './core.js';
+export { isEmptySelector, matchesSelector, selectorString } from './selector.js';
+export { backoffDelay, binaryHeaders, createEmitter, isRetryableStatus } from './emit.js';
+export type { Emit, EmitResult, EmitterOptions, FetchLike, Sleep } from './emit.js';
+export { Reflector } from './reflector.js';
+export type { ReflectorOptions } from './reflector.js';
+export { resolveKind, UnknownKindError } from './kube.js';
+export { loadSourceSpecs, startService } from './main.js';
+export type { Service, ServiceOptions } from './main.js';
+export * from './types.js';

@@ -1,0 +1,117 @@
+/**
+ * Types and closed sets of the API-server event source: the parts of Knative's ApiServerSource
+ * spec it reads, the CloudEvent types it emits, and the loose object shape it watches.
+ */
+
+export const EVENT_MODES = ['Reference', 'Resource'] as const;
+export type EventMode = (typeof EVENT_MODES)[number];
+export function isEventMode(value: unknown): value is EventMode {
+  return typeof value === 'string' && (EVENT_MODES as readonly string[]).includes(value);
+}
+
+export const CHANGE_ACTIONS = ['add', 'update', 'delete'] as const;
+export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+export function isChangeAction(value: unknown): value is ChangeAction {
+  return typeof value === 'string' && (CHANGE_ACTIONS as readonly string[]).includes(value);
+}
+
+export const LABEL_SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
+export type LabelSelectorOperator = (typeof LABEL_SELECTOR_OPERATORS)[number];
+export function isLabelSelectorOperator(value: unknown): value is LabelSelectorOperator {
+  return typeof value === 'string' && (LABEL_SELECTOR_OPERATORS as readonly string[]).includes(value);
+}
+
+/** `dev.knative.apiserver.{resource|ref}.{add|update|delete}` (Knative's names, exactly). */
+export const ApiServerEventTypes = {
+  Reference: {
+    add: 'dev.knative.apiserver.ref.add',
+    update: 'dev.knative.apiserver.ref.update',
+    delete: 'dev.knative.apiserver.ref.delete',
+  },
+  Resource: {
+    add: 'dev.knative.apiserver.resource.add',
+    update: 'dev.knative.apiserver.resource.update',
+    delete: 'dev.knative.apiserver.resource.delete',
+  },
+} as const satisfies Record<EventMode, Record<ChangeAction, string>>;
+
+/** The project's own periodic "list and look again" hint (extensions `kind`, `apiversion`). */
+export const RESYNC_EVENT_TYPE = 'dev.landscape.resync';
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: LabelSelectorOperator;
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+/** One entry of `spec.resources`. */
+export interface ResourceSpec {
+  apiVersion: string;
+  kind: string;
+  selector?: LabelSelector;
+}
+
+/** What the source needs of an ApiServerSource manifest, validated (see ./manifest.ts). */
+export interface SourceSpec {
+  /** `namespace/name` of the ApiServerSource, for logs. */
+  id: string;
+  /** The ApiServerSource's own namespace: watched alone when there is no namespaceSelector. */
+  namespace: string;
+  name: string;
+  mode: EventMode;
+  resources: ResourceSpec[];
+  /** Absent: only `namespace`. `{}`: every namespace. Otherwise the namespaces whose labels match. */
+  namespaceSelector?: LabelSelector;
+  /** `spec.sink.uri`, when set. */
+  sinkUri?: string;
+  /** `spec.sink.ref`, when set (resolved by the caller's resolver). */
+  sinkRef?: { apiVersion?: string; kind?: string; name?: string; namespace?: string };
+  /** `spec.ceOverrides.extensions`: set on every outbound event (overriding what is there). */
+  extensions: Record<string, string>;
+  /** The manifest as read (for a sink resolver). */
+  manifest: Record<string, unknown>;
+}
+
+/** A Kubernetes object as the API server sends it (loose: any kind). */
+export interface WatchedObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    resourceVersion?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+/** One change the source turns into a CloudEvent. */
+export interface Change {
+  action: ChangeAction;
+  /** For a delete, the last state known. */
+  object: WatchedObject;
+}
+
+/** A CloudEvent ready for binary-mode HTTP: context attributes (and extensions) and the JSON data. */
+export interface OutboundEvent {
+  attributes: Record<string, string>;
+  data: unknown;
+}
+
+/** Resolved kind: where to list and watch it. */
+export interface ResolvedKind {
+  apiVersion: string;
+  kind: string;
+  /** The URL segment, from discovery (the subject uses Knative's guess instead, see ./events.ts). */
+  plural: string;
+  namespaced: boolean;
+  group: string;
+  version: string;
+}
