@@ -73,7 +73,7 @@ describe('changesForRelist', () => {
 
   it('a delete carries the last state known', () => {
     const last = cm('gone', '2');
-    expect(changesForRelist(known(last), [], all)[0]!.object).toBe(last);
+    expect(changesForRelist(known(last), [], all)[0].object).toBe(last);
   });
 });
 

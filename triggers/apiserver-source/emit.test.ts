@@ -96,8 +96,8 @@ describe('createEmitter', () => {
       attempts: 1,
       status: 202,
     });
-    expect(s.calls[0]!.method).toBe('POST');
-    expect(s.calls[0]!.body).toBe('{"a":1}');
+    expect(s.calls[0].method).toBe('POST');
+    expect(s.calls[0].body).toBe('{"a":1}');
     expect(s.sleeps).toEqual([]);
   });
 

@@ -42,7 +42,7 @@ describe('sourceSpecFromManifest', () => {
     });
     expect(spec.mode).toBe('Resource');
     expect(spec.namespaceSelector).toEqual({ matchLabels: { team: 'a' } });
-    expect(spec.resources[0]!.selector).toEqual({ matchExpressions: [{ key: 'x', operator: 'Exists' }] });
+    expect(spec.resources[0].selector).toEqual({ matchExpressions: [{ key: 'x', operator: 'Exists' }] });
     expect(spec.extensions).toEqual({ env: 'prod' });
   });
 

@@ -39,7 +39,7 @@ describe('selectorString', () => {
     [{}, ''],
     [{ matchLabels: { b: '2', a: '1' } }, 'a=1,b=2'],
     [sel, 'app=web,tier in (back,front),env notin (dev),owner,!legacy'],
-  ])('%j → %s', (s, want) => expect(selectorString(s as LabelSelector | undefined)).toBe(want));
+  ])('%j → %s', (s, want) => expect(selectorString(s)).toBe(want));
 });
 
 describe('isEmptySelector', () => {
