@@ -137,8 +137,9 @@ function streamLines(res: http.IncomingMessage, onLine: (line: WatchLine) => voi
       }
       onLine(parsed);
     });
+    // readline re-emits its input's errors (a reset connection: "aborted") on the interface
+    lines.on('error', reject);
     res.on('error', reject);
-    res.on('aborted', () => reject(new Error('watch aborted')));
     lines.on('close', () => resolve());
   });
 }
