@@ -1,0 +1,214 @@
+/**
+ * One broker: takes validated events, fans each out to every matching trigger's subscriber with
+ * that trigger's delivery rules (the trigger's `spec.delivery`, else the broker's), publishes
+ * CloudEvent replies back into itself, and dead-letters what cannot be delivered.
+ */
+import { randomUUID } from 'node:crypto';
+import pLimit from 'p-limit';
+import { emit, extensionsOf } from '../../shared/events/index.js';
+import type { Event, FetchLike } from '../../shared/events/index.js';
+import { deliver, errorExtensions, planDelivery } from './delivery.js';
+import type { DeliveryPlan, DeliveryResult } from './delivery.js';
+import type { DeadLetter, DeadLetterReason, DeadLetterStore } from './dlq.js';
+import { matches } from './filter.js';
+import type { BrokerMetrics } from './metrics.js';
+import { triggerKey } from './trigger.js';
+import type { DeliverySpec, Destination, Trigger } from './trigger.js';
+
+export type DestinationRef = NonNullable<Destination['ref']>;
+/** Maps a `ref` (e.g. {kind: Service, name}) to a URL; undefined when it cannot (yet). */
+export type RefResolver = (ref: DestinationRef, trigger: Trigger) => string | undefined;
+
+export interface BrokerLog {
+  (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface BrokerOptions {
+  name: string;
+  namespace?: string;
+  /** Triggers for this broker (others are ignored). */
+  triggers: readonly Trigger[];
+  /** The broker's `spec.delivery`, used by triggers without their own. */
+  delivery?: DeliverySpec;
+  resolve?: RefResolver;
+  deadLetters?: DeadLetterStore;
+  metrics?: BrokerMetrics;
+  fetch?: FetchLike;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => Date;
+  newId?: () => string;
+  /** Concurrent deliveries (default 100). */
+  concurrency?: number;
+  log?: BrokerLog;
+}
+
+const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves a Knative Destination: `uri` alone, `ref` through the resolver, `uri` relative to `ref`. */
+export function resolveDestination(
+  dest: Destination,
+  trigger: Trigger,
+  resolve?: RefResolver,
+): string | undefined {
+  if (dest.ref === undefined) return dest.uri;
+  const base = resolve?.({ ...dest.ref, namespace: dest.ref.namespace ?? trigger.namespace }, trigger);
+  if (base === undefined) return undefined;
+  return dest.uri !== undefined ? new URL(dest.uri, base).toString() : base;
+}
+
+function describeRef(dest: Destination): string {
+  return dest.ref ? `${dest.ref.kind}/${dest.ref.name}` : (dest.uri ?? '');
+}
+
+export class Broker {
+  readonly name: string;
+  readonly namespace: string;
+  private triggers: Trigger[] = [];
+  private readonly limit: ReturnType<typeof pLimit>;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => Date;
+  private readonly newId: () => string;
+
+  constructor(private readonly options: BrokerOptions) {
+    this.name = options.name;
+    this.namespace = options.namespace ?? 'default';
+    this.limit = pLimit(options.concurrency ?? 100);
+    this.sleep = options.sleep ?? realSleep;
+    this.now = options.now ?? ((): Date => new Date());
+    this.newId = options.newId ?? randomUUID;
+    this.setTriggers(options.triggers);
+  }
+
+  get key(): string {
+    return `${this.namespace}/${this.name}`;
+  }
+
+  /** Replaces the routing table (triggers of other brokers are dropped). */
+  setTriggers(triggers: readonly Trigger[]): void {
+    this.triggers = triggers.filter((t) => t.broker === this.name && t.namespace === this.namespace);
+  }
+
+  /** The triggers that take the event. */
+  route(event: Event): Trigger[] {
+    return this.triggers.filter((t) => matches(t, event));
+  }
+
+  /** Queues the (already validated) event for every matching trigger; returns how many. */
+  publish(event: Event): number {
+    this.options.metrics?.received.inc({ broker: this.key });
+    const targets = this.route(event);
+    for (const trigger of targets) this.track(this.limit(() => this.dispatch(trigger, event)));
+    return targets.length;
+  }
+
+  /** Resolves once nothing is queued or in flight (replies included). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((err: unknown) => {
+      this.options.log?.('error', 'delivery crashed', { broker: this.key, error: String(err) });
+    });
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+  }
+
+  private planFor(trigger: Trigger): DeliveryPlan {
+    return planDelivery(trigger.delivery ?? this.options.delivery);
+  }
+
+  private async dispatch(trigger: Trigger, event: Event): Promise<void> {
+    const labels = { broker: this.key, trigger: triggerKey(trigger) };
+    const plan = this.planFor(trigger);
+    const url = resolveDestination(trigger.subscriber, trigger, this.options.resolve);
+    if (url === undefined) {
+      const failure = {
+        kind: 'failed',
+        attempts: 0,
+        code: 503,
+        body: '',
+        reason: 'unresolved',
+        exhausted: false,
+      } as const;
+      await this.deadLetter(
+        trigger,
+        event,
+        describeRef(trigger.subscriber),
+        failure,
+        plan,
+        'unresolved-subscriber',
+      );
+      return;
+    }
+    const result = await deliver(event, url, plan, {
+      send: (e, u, timeoutMs) =>
+        emit(e, { sink: u, fetch: this.options.fetch, timeoutMs, headers: { Prefer: 'reply' } }),
+      sleep: this.sleep,
+      onRetry: () => this.options.metrics?.retried.inc(labels),
+    });
+    if (result.kind === 'delivered') {
+      this.options.metrics?.delivered.inc(labels);
+      if (result.reply) this.publish(result.reply);
+      return;
+    }
+    const reason: DeadLetterReason = result.exhausted ? 'retries-exhausted' : 'non-retryable';
+    await this.deadLetter(trigger, event, url, result, plan, reason);
+  }
+
+  private async deadLetter(
+    trigger: Trigger,
+    event: Event,
+    destination: string,
+    result: Extract<DeliveryResult, { kind: 'failed' }>,
+    plan: DeliveryPlan,
+    reason: DeadLetterReason,
+  ): Promise<void> {
+    const labels = { broker: this.key, trigger: triggerKey(trigger) };
+    this.options.metrics?.deadLettered.inc(labels);
+    const extensions = errorExtensions({ destination, code: result.code, body: result.body });
+    const letter: DeadLetter = {
+      id: this.newId(),
+      time: this.now().toISOString(),
+      broker: this.key,
+      trigger: triggerKey(trigger),
+      subscriber: destination,
+      reason,
+      attempts: result.attempts,
+      event: event.toJSON(),
+      extensions,
+    };
+    this.options.log?.('warn', 'event dead-lettered', {
+      ...labels,
+      id: letter.id,
+      reason,
+      code: result.code,
+    });
+    await this.options.deadLetters?.add(letter);
+    await this.sendToDeadLetterSink(trigger, event, extensions, plan);
+  }
+
+  private async sendToDeadLetterSink(
+    trigger: Trigger,
+    event: Event,
+    extensions: Record<string, string | number>,
+    plan: DeliveryPlan,
+  ): Promise<void> {
+    if (plan.deadLetterSink === undefined) return;
+    const sink = resolveDestination(plan.deadLetterSink, trigger, this.options.resolve);
+    if (sink === undefined) return;
+    const letter = event.cloneWith({ ...extensionsOf(event), ...extensions }, true);
+    const result = await deliver(letter, sink, plan, {
+      send: (e, u, timeoutMs) => emit(e, { sink: u, fetch: this.options.fetch, timeoutMs }),
+      sleep: this.sleep,
+    });
+    if (result.kind === 'failed') {
+      this.options.log?.('error', 'dead-letter sink failed', {
+        trigger: triggerKey(trigger),
+        sink,
+        code: result.code,
+      });
+    }
+  }
+}

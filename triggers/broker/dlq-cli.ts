@@ -1,0 +1,201 @@
+/**
+ * `npm run dlq -- list | show <id> | replay <id|--all>`: inspects and replays the broker's dead
+ * letters. Options: `--dir` (default `.local/dlq`), `--broker <name>` (one broker's file),
+ * `--broker-url <url>` (the ingress to replay into; else `ingressUrl` from `--state-file`,
+ * default `.local/broker.json`), `--json`. A replayed letter is removed once the ingress
+ * answers 2xx (if it fails again it comes back as a new dead letter).
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { emit, eventFromJSON } from '../../shared/events/index.js';
+import type { FetchLike } from '../../shared/events/index.js';
+import { JsonlDeadLetterStore, storesIn } from './dlq.js';
+import type { DeadLetter, DeadLetterStore } from './dlq.js';
+
+export const DLQ_COMMANDS = ['list', 'show', 'replay'] as const;
+export type DlqCommand = (typeof DLQ_COMMANDS)[number];
+export function isDlqCommand(value: unknown): value is DlqCommand {
+  return typeof value === 'string' && (DLQ_COMMANDS as readonly string[]).includes(value);
+}
+
+export const DEFAULT_DLQ_DIR = '.local/dlq';
+export const DEFAULT_STATE_FILE = '.local/broker.json';
+
+/** What the running broker leaves for the CLI. */
+export interface BrokerState {
+  ingressUrl: string;
+}
+
+export async function writeBrokerState(file: string, state: BrokerState): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(state, null, 2)}\n`);
+}
+
+export async function readBrokerState(file: string): Promise<BrokerState | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<BrokerState>;
+    return typeof parsed.ingressUrl === 'string' ? { ingressUrl: parsed.ingressUrl } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface DlqCliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  fetch?: FetchLike;
+  /** Stores to use instead of the files under --dir (tests). */
+  stores?: DeadLetterStore[];
+}
+
+const USAGE =
+  'usage: dlq list | show <id> | replay <id|--all> [--dir D] [--broker B] [--broker-url URL] [--state-file F] [--json]';
+
+interface Parsed {
+  command: DlqCommand;
+  id?: string;
+  all: boolean;
+  json: boolean;
+  dir: string;
+  broker?: string;
+  brokerUrl?: string;
+  stateFile: string;
+}
+
+function parse(argv: readonly string[]): Parsed {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      all: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      dir: { type: 'string', default: DEFAULT_DLQ_DIR },
+      broker: { type: 'string' },
+      'broker-url': { type: 'string' },
+      'state-file': { type: 'string', default: DEFAULT_STATE_FILE },
+    },
+  });
+  const [command, id] = positionals;
+  if (!isDlqCommand(command)) throw new Error(command ? `unknown command "${command}"` : 'no command');
+  return {
+    command,
+    ...(id !== undefined ? { id } : {}),
+    all: values.all,
+    json: values.json,
+    dir: values.dir,
+    ...(values.broker !== undefined ? { broker: values.broker } : {}),
+    ...(values['broker-url'] !== undefined ? { brokerUrl: values['broker-url'] } : {}),
+    stateFile: values['state-file'],
+  };
+}
+
+async function openStores(args: Parsed, io: DlqCliIo): Promise<DeadLetterStore[]> {
+  if (io.stores) return io.stores;
+  if (args.broker !== undefined) return [new JsonlDeadLetterStore(join(args.dir, `${args.broker}.jsonl`))];
+  return storesIn(args.dir);
+}
+
+async function allLetters(
+  stores: DeadLetterStore[],
+): Promise<{ letter: DeadLetter; store: DeadLetterStore }[]> {
+  const out: { letter: DeadLetter; store: DeadLetterStore }[] = [];
+  for (const store of stores) for (const letter of await store.list()) out.push({ letter, store });
+  return out.sort((a, b) => a.letter.time.localeCompare(b.letter.time));
+}
+
+function row(l: DeadLetter): string {
+  const type = typeof l.event.type === 'string' ? l.event.type : '';
+  return [l.id, l.time, l.trigger, String(l.extensions.knativeerrorcode), l.reason, type].join('\t');
+}
+
+async function list(args: Parsed, io: DlqCliIo, stores: DeadLetterStore[]): Promise<number> {
+  const letters = (await allLetters(stores)).map((x) => x.letter);
+  if (args.json) io.out(JSON.stringify(letters, null, 2));
+  else {
+    io.out(['ID', 'TIME', 'TRIGGER', 'CODE', 'REASON', 'TYPE'].join('\t'));
+    for (const l of letters) io.out(row(l));
+  }
+  return 0;
+}
+
+async function show(args: Parsed, io: DlqCliIo, stores: DeadLetterStore[]): Promise<number> {
+  const found = (await allLetters(stores)).find((x) => x.letter.id === args.id);
+  if (!found) {
+    io.err(`no dead letter ${args.id ?? ''}`);
+    return 1;
+  }
+  io.out(JSON.stringify(found.letter, null, 2));
+  return 0;
+}
+
+async function ingressUrl(args: Parsed): Promise<string | undefined> {
+  return args.brokerUrl ?? (await readBrokerState(args.stateFile))?.ingressUrl;
+}
+
+async function replayOne(
+  url: string,
+  entry: { letter: DeadLetter; store: DeadLetterStore },
+  io: DlqCliIo,
+): Promise<boolean> {
+  const { letter, store } = entry;
+  const result = await emit(eventFromJSON(letter.event), { sink: url, fetch: io.fetch });
+  if (result.ok) {
+    await store.remove(letter.id);
+    io.out(`replayed ${letter.id} -> HTTP ${result.status}`);
+    return true;
+  }
+  io.err(
+    `replay of ${letter.id} failed: ${result.kind === 'response' ? `HTTP ${result.status} ${result.body.trim()}` : result.error}`,
+  );
+  return false;
+}
+
+async function replay(args: Parsed, io: DlqCliIo, stores: DeadLetterStore[]): Promise<number> {
+  if (!args.all && args.id === undefined) {
+    io.err('replay needs an id or --all');
+    return 2;
+  }
+  const url = await ingressUrl(args);
+  if (url === undefined) {
+    io.err(`no broker URL: pass --broker-url or start the broker (state file ${args.stateFile})`);
+    return 2;
+  }
+  const entries = (await allLetters(stores)).filter((x) => args.all || x.letter.id === args.id);
+  if (entries.length === 0 && !args.all) {
+    io.err(`no dead letter ${args.id ?? ''}`);
+    return 1;
+  }
+  let failed = 0;
+  for (const entry of entries) if (!(await replayOne(url, entry, io))) failed++;
+  return failed === 0 ? 0 : 1;
+}
+
+/** Runs the CLI; resolves with the exit code. */
+export async function runDlqCli(argv: readonly string[], io: DlqCliIo): Promise<number> {
+  let args: Parsed;
+  try {
+    args = parse(argv);
+  } catch (err) {
+    io.err(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const stores = await openStores(args, io);
+  if (args.command === 'list') return list(args, io, stores);
+  if (args.command === 'show') return show(args, io, stores);
+  return replay(args, io, stores);
+}
+
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(entry).href) {
+  runDlqCli(process.argv.slice(2), { out: (l) => console.log(l), err: (l) => console.error(l) }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}

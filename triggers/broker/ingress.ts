@@ -1,0 +1,133 @@
+/**
+ * The broker ingress over node:http: `POST /` (the first broker) and `POST /<namespace>/<broker>`
+ * (Knative's broker ingress path). Every event is validated with the CloudEvents SDK: a malformed
+ * one gets 400 with the problems (the sender must not retry it); a valid one 202 Accepted once it
+ * is queued for fan-out. `GET /healthz`; `GET /metrics` when a registry is given.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+import { decodeHttpEvent, MalformedEventError } from '../../shared/events/index.js';
+import type { Broker } from './broker.js';
+import type { BrokerMetrics } from './metrics.js';
+
+export interface IngressOptions {
+  /** The first one also answers `POST /`. */
+  brokers: readonly Broker[];
+  registry?: Registry;
+  metrics?: BrokerMetrics;
+  /** Largest accepted body (default 10 MiB): 413 above. */
+  maxBodyBytes?: number;
+}
+
+class TooLarge extends Error {}
+
+function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) reject(new TooLarge());
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function reply(res: ServerResponse, status: number, text = ''): void {
+  res.writeHead(status, text ? { 'content-type': 'text/plain; charset=utf-8' } : {});
+  res.end(text ? `${text}\n` : undefined);
+}
+
+function findBroker(brokers: readonly Broker[], path: string): Broker | undefined {
+  if (path === '/' || path === '') return brokers[0];
+  const parts = path.split('/').filter((p) => p !== '');
+  if (parts.length !== 2) return undefined;
+  return brokers.find((b) => b.namespace === parts[0] && b.name === parts[1]);
+}
+
+async function accept(
+  options: IngressOptions,
+  broker: Broker,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  let body: Buffer;
+  try {
+    body = await readBody(req, options.maxBodyBytes ?? 10 * 1024 * 1024);
+  } catch (err) {
+    return reply(
+      res,
+      err instanceof TooLarge ? 413 : 400,
+      err instanceof TooLarge ? 'event too large' : 'unreadable body',
+    );
+  }
+  try {
+    const event = decodeHttpEvent({ headers: req.headers, body });
+    broker.publish(event);
+    return reply(res, 202);
+  } catch (err) {
+    if (!(err instanceof MalformedEventError)) throw err;
+    options.metrics?.rejected.inc({ broker: broker.key });
+    return reply(res, 400, err.message);
+  }
+}
+
+async function serveMetrics(registry: Registry, res: ServerResponse): Promise<void> {
+  const text = await registry.metrics();
+  res.writeHead(200, { 'content-type': registry.contentType }).end(text);
+}
+
+/** The request handler, for `http.createServer` or tests. */
+export function ingressHandler(options: IngressOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://ingress').pathname;
+    if (req.method === 'GET' && path === '/healthz') return reply(res, 200, 'ok');
+    if (req.method === 'GET' && path === '/metrics' && options.registry)
+      return serveMetrics(options.registry, res);
+    const broker = findBroker(options.brokers, path);
+    if (broker === undefined) return reply(res, 404, `no broker at ${path}`);
+    if (req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      return reply(res, 405, 'only POST is accepted');
+    }
+    return accept(options, broker, req, res);
+  };
+  return (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) reply(res, 500, String(err));
+      else res.destroy();
+    });
+  };
+}
+
+export interface RunningIngress {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Listens on `host:port` (port 0: a free one) and resolves with the base URL. */
+export async function startIngress(
+  options: IngressOptions & { host?: string; port?: number },
+): Promise<RunningIngress> {
+  const server = createServer(ingressHandler(options));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
