@@ -29,13 +29,28 @@ export interface SubscriptionsApiFilter {
   cesql?: string;
 }
 
-const attributeName = z
-  .string()
-  .refine(isValidAttributeName, { message: 'attribute names are lowercase letters and digits only' });
+function badAttributeNames(map: Record<string, string>): string[] {
+  return Object.keys(map).filter((k) => !isValidAttributeName(k));
+}
 
-const singleAttribute = z
-  .record(attributeName, z.string().min(1, { message: 'the value must not be empty' }))
-  .refine((m) => Object.keys(m).length === 1, { message: 'exactly one attribute and value expected' });
+/** A map of attribute names to strings; names are lowercase letters and digits. */
+const attributeMap = z.record(z.string(), z.string()).superRefine((m, ctx) => {
+  for (const name of badAttributeNames(m)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [name],
+      message: 'attribute names are lowercase letters and digits only',
+    });
+  }
+});
+
+const singleAttribute = attributeMap.superRefine((m, ctx) => {
+  if (Object.keys(m).length !== 1)
+    ctx.addIssue({ code: 'custom', message: 'exactly one attribute and value expected' });
+  for (const [name, value] of Object.entries(m)) {
+    if (value === '') ctx.addIssue({ code: 'custom', path: [name], message: 'the value must not be empty' });
+  }
+});
 
 export const filterSchema: z.ZodType<SubscriptionsApiFilter> = z.lazy(() =>
   z
@@ -103,7 +118,7 @@ export const triggerSchema = z.object({
   metadata: metadataSchema,
   spec: z.object({
     broker: z.string().min(1),
-    filter: z.object({ attributes: z.record(attributeName, z.string()).optional() }).optional(),
+    filter: z.object({ attributes: attributeMap.optional() }).optional(),
     filters: z.array(filterSchema).optional(),
     subscriber: destinationSchema,
     delivery: deliverySchema.optional(),
