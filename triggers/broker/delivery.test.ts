@@ -2,6 +2,7 @@ import { Registry } from 'prom-client';
 import { buildEvent, decodeHttpEvent, encodeBinary } from '../../shared/events/index.js';
 import type { EmitResult, Event, FetchLike } from '../../shared/events/index.js';
 import { Broker } from './broker.js';
+import type { BrokerOptions } from './broker.js';
 import {
   backoffMs,
   backoffSchedule,
@@ -243,8 +244,17 @@ async function counters(registry: Registry): Promise<Record<string, number>> {
   return out;
 }
 
+interface Setup {
+  clock: { now: number };
+  net: ReturnType<typeof fakeNetwork>;
+  registry: Registry;
+  deadLetters: MemoryDeadLetterStore;
+  broker: Broker;
+  start: number;
+}
+
 describe('Broker delivery', () => {
-  function setup(triggers: Trigger[], extra: Partial<ConstructorParameters<typeof Broker>[0]> = {}) {
+  function setup(triggers: Trigger[], extra: Partial<BrokerOptions> = {}): Setup {
     const clock = { now: Date.parse('2024-01-01T00:00:00Z') };
     const net = fakeNetwork(clock);
     const registry = new Registry();
