@@ -1,0 +1,243 @@
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Registry } from 'prom-client';
+import { buildEvent, encodeBinary } from '../../shared/events/index.js';
+import { Broker } from './broker.js';
+import { runDlqCli, writeBrokerState } from './dlq-cli.js';
+import { deadLetterFile, JsonlDeadLetterStore } from './dlq.js';
+import { startIngress } from './ingress.js';
+import type { RunningIngress } from './ingress.js';
+import { brokerMetrics } from './metrics.js';
+
+/** A subscriber on a free loopback port answering with the next scripted status (default 204). */
+async function subscriber(): Promise<{
+  url: string;
+  statuses: number[];
+  seen: IncomingHttpHeaders[];
+  close: () => Promise<void>;
+}> {
+  const statuses: number[] = [];
+  const seen: IncomingHttpHeaders[] = [];
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push(req.headers);
+      const status = statuses.shift() ?? 204;
+      res.writeHead(status).end(status >= 400 ? `refused with ${status}` : undefined);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    statuses,
+    seen,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+const BASE = {
+  'ce-specversion': '1.0',
+  'ce-id': 'e1',
+  'ce-source': '/s',
+  'ce-type': 'dev.landscape.requeue',
+};
+
+describe('broker ingress', () => {
+  let dir = '';
+  let sub: Awaited<ReturnType<typeof subscriber>>;
+  let ingress: RunningIngress;
+  let broker: Broker;
+  let store: JsonlDeadLetterStore;
+  const registry = new Registry();
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (l: string): number => out.push(l), err: (l: string): number => err.push(l) };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'broker-'));
+    sub = await subscriber();
+    store = new JsonlDeadLetterStore(
+      deadLetterFile(join(dir, 'dlq'), { namespace: 'default', name: 'default' }),
+    );
+    const metrics = brokerMetrics(registry);
+    broker = new Broker({
+      name: 'default',
+      triggers: [
+        {
+          name: 'fn',
+          namespace: 'default',
+          broker: 'default',
+          attributes: { type: 'dev.landscape.requeue' },
+          subscriber: { uri: sub.url },
+          delivery: { retry: 2, backoffPolicy: 'exponential', backoffDelay: 'PT0.001S' },
+        },
+      ],
+      deadLetters: store,
+      metrics,
+    });
+    ingress = await startIngress({ brokers: [broker], registry, metrics });
+  });
+  afterAll(async () => {
+    await ingress.close();
+    await sub.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    out.length = 0;
+    err.length = 0;
+  });
+
+  const post = (headers: Record<string, string | undefined>, body = '', path = '/'): Promise<Response> =>
+    fetch(`${ingress.url}${path}`, {
+      method: 'POST',
+      headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<
+        string,
+        string
+      >,
+      body,
+    });
+
+  it.each([
+    ['missing id', { ...BASE, 'ce-id': undefined }, '', /missing required attribute \(header ce-id\)/],
+    ['bad specversion', { ...BASE, 'ce-specversion': '2.0' }, '', /unsupported specversion "2.0"/],
+    ['bad extension name', { ...BASE, 'ce-bad_name': 'x' }, '', /invalid attribute name "bad_name"/],
+    ['missing type', { ...BASE, 'ce-type': undefined }, '', /ce-type/],
+    [
+      'structured without source',
+      { 'content-type': 'application/cloudevents+json' },
+      JSON.stringify({ specversion: '1.0', id: '1', type: 't' }),
+      /missing required attribute "source"/,
+    ],
+    ['not a CloudEvent', { 'content-type': 'application/json' }, '{"hello":1}', /missing required attribute/],
+  ])('answers 400 to a malformed event (%s) and delivers nothing', async (_name, headers, body, message) => {
+    const before = sub.seen.length;
+    const res = await post(headers, body);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(message);
+    await broker.idle();
+    expect(sub.seen.length).toBe(before);
+  });
+
+  it('answers 202 once queued, on / and on /<namespace>/<broker>, and delivers', async () => {
+    const before = sub.seen.length;
+    expect((await post({ ...BASE, 'ce-id': 'a1' })).status).toBe(202);
+    expect((await post({ ...BASE, 'ce-id': 'a2' }, '', '/default/default')).status).toBe(202);
+    await broker.idle();
+    expect(sub.seen.slice(before).map((h) => h['ce-id'])).toEqual(['a1', 'a2']);
+  });
+
+  it('answers 404 for an unknown broker and 405 for GET', async () => {
+    expect((await post(BASE, '', '/default/nope')).status).toBe(404);
+    expect((await fetch(`${ingress.url}/`)).status).toBe(405);
+    expect((await fetch(`${ingress.url}/healthz`)).status).toBe(200);
+  });
+
+  it('serves the counters on /metrics', async () => {
+    const text = await (await fetch(`${ingress.url}/metrics`)).text();
+    expect(text).toMatch(/broker_events_rejected_total\{broker="default\/default"\} 6/);
+    expect(text).toMatch(
+      /broker_events_delivered_total\{broker="default\/default",trigger="default\/fn"\} \d+/,
+    );
+  });
+
+  it('keeps dead letters in JSON lines; the CLI lists, shows and replays them through the ingress', async () => {
+    sub.statuses.push(403);
+    const event = buildEvent({
+      id: 'dl1',
+      type: 'dev.landscape.requeue',
+      source: '/t',
+      target: 'fn',
+      data: { n: 1 },
+    });
+    const wire = encodeBinary(event);
+    expect((await post(wire.headers, wire.body as string)).status).toBe(202);
+    await broker.idle();
+    const [letter] = await store.list();
+    expect(letter).toMatchObject({
+      trigger: 'default/fn',
+      reason: 'non-retryable',
+      extensions: {
+        knativeerrordest: sub.url,
+        knativeerrorcode: 403,
+        knativeerrordata: Buffer.from('refused with 403').toString('base64'),
+      },
+    });
+    expect((await readFile(store.file, 'utf8')).trim().split('\n')).toHaveLength(1);
+    const dlqDir = join(dir, 'dlq');
+
+    expect(await runDlqCli(['list', '--dir', dlqDir], io)).toBe(0);
+    expect(out[0]).toBe('ID\tTIME\tTRIGGER\tCODE\tREASON\tTYPE');
+    expect(out[1]).toMatch(
+      new RegExp(`^${letter.id}\\t.*\\tdefault/fn\\t403\\tnon-retryable\\tdev.landscape.requeue$`),
+    );
+
+    expect(await runDlqCli(['show', letter.id, '--dir', dlqDir], io)).toBe(0);
+    expect(JSON.parse(out.at(-1)!)).toEqual(letter);
+
+    expect(await runDlqCli(['replay', '--dir', dlqDir], io)).toBe(2);
+    expect(err.at(-1)).toBe('replay needs an id or --all');
+    expect(await runDlqCli(['replay', 'nope', '--dir', dlqDir, '--broker-url', ingress.url], io)).toBe(1);
+
+    const before = sub.seen.length;
+    expect(await runDlqCli(['replay', letter.id, '--dir', dlqDir, '--broker-url', ingress.url], io)).toBe(0);
+    expect(out.at(-1)).toBe(`replayed ${letter.id} -> HTTP 202`);
+    await broker.idle();
+    const replayed = sub.seen.slice(before);
+    expect(replayed.map((h) => [h['ce-id'], h['ce-target'], h['ce-knativeerrorcode']])).toEqual([
+      ['dl1', 'fn', undefined],
+    ]);
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('replays --all into the ingress URL from the state file', async () => {
+    sub.statuses.push(500, 500, 500);
+    const wire = encodeBinary(buildEvent({ id: 'dl2', type: 'dev.landscape.requeue', source: '/t' }));
+    await post(wire.headers, wire.body as string);
+    await broker.idle();
+    expect(await store.list()).toMatchObject([{ reason: 'retries-exhausted', attempts: 3 }]);
+    const stateFile = join(dir, 'broker.json');
+    const args = ['replay', '--all', '--dir', join(dir, 'dlq'), '--state-file', stateFile];
+    expect(await runDlqCli(args, io)).toBe(2);
+    expect(err.at(-1)).toMatch(/no broker URL/);
+    await writeBrokerState(stateFile, { ingressUrl: `${ingress.url}/default/default` });
+    expect(await runDlqCli(args, io)).toBe(0);
+    await broker.idle();
+    expect(sub.seen.at(-1)!['ce-id']).toBe('dl2');
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('reports a failed replay and keeps the letter', async () => {
+    sub.statuses.push(400);
+    const wire = encodeBinary(buildEvent({ id: 'dl3', type: 'dev.landscape.requeue', source: '/t' }));
+    await post(wire.headers, wire.body as string);
+    await broker.idle();
+    const [letter] = await store.list();
+    expect(
+      await runDlqCli(
+        [
+          'replay',
+          letter.id,
+          '--broker',
+          'default',
+          '--dir',
+          join(dir, 'dlq'),
+          '--broker-url',
+          'http://127.0.0.1:1',
+        ],
+        io,
+      ),
+    ).toBe(1);
+    expect(err.at(-1)).toMatch(new RegExp(`replay of ${letter.id} failed`));
+    expect(await store.list()).toHaveLength(1);
+    expect(await runDlqCli(['bogus'], io)).toBe(2);
+    expect(err.at(-1)).toMatch(/unknown command "bogus"/);
+  });
+});
