@@ -165,7 +165,8 @@ export function lazyRedis(opts: RedisClientOptions): RedisHandle {
       const c = client;
       client = undefined;
       if (!c || c.status === 'end') return;
-      await c.quit().catch(() => c.disconnect());
+      await c.quit().catch(() => undefined);
+      c.disconnect();
     },
   };
 }

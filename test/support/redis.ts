@@ -67,7 +67,7 @@ async function waitForPing(port: number, child: ChildProcess, timeoutMs: number)
 
 function spawnRedis(binary: string, port: number): ChildProcess {
   const args = ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1'];
-  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(binary, args, { stdio: 'ignore' });
   child.on('error', () => undefined);
   return child;
 }
