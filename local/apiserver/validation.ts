@@ -24,18 +24,15 @@ const EXTENSION_KEYWORDS = [
   'externalDocs',
 ] as const;
 
-function newAjv(): Ajv {
-  const ajv = new Ajv({
-    allErrors: true,
-    strict: false,
-    useDefaults: true,
-    logger: false,
-    validateFormats: true,
-  });
-  addFormats(ajv);
-  for (const keyword of EXTENSION_KEYWORDS) ajv.addKeyword({ keyword });
+/**
+ * What Kubernetes schemas need beyond JSON Schema: the int-or-string keyword and the OpenAPI
+ * formats the API server checks (int32, int64, byte, MicroTime, ...). Shared with the tests
+ * that compile CRD and built-in schemas on their own ajv.
+ */
+export function addKubernetesVocabulary(ajv: Ajv): Ajv {
   ajv.addKeyword({
     keyword: 'x-kubernetes-int-or-string',
+    schemaType: 'boolean',
     validate: (enabled: boolean, data: unknown) =>
       !enabled || typeof data === 'string' || Number.isInteger(data),
     errors: false,
@@ -52,6 +49,20 @@ function newAjv(): Ajv {
   // metav1.MicroTime parses with the layout 2006-01-02T15:04:05.000000Z07:00: exactly six fraction digits.
   ajv.addFormat('micro-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(Z|[+-]\d{2}:\d{2})$/);
   ajv.addFormat('quantity', () => true);
+  return ajv;
+}
+
+function newAjv(): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    useDefaults: true,
+    logger: false,
+    validateFormats: true,
+  });
+  addFormats(ajv);
+  for (const keyword of EXTENSION_KEYWORDS) ajv.addKeyword({ keyword });
+  addKubernetesVocabulary(ajv);
   return ajv;
 }
 

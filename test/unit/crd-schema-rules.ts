@@ -6,6 +6,7 @@
  */
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { addKubernetesVocabulary } from '../../local/apiserver/validation.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -237,20 +238,5 @@ export function newCrdAjv(): Ajv {
   addFormats(ajv);
   for (const keyword of ANNOTATION_KEYWORDS)
     ajv.addKeyword({ keyword, schemaType: ['boolean', 'string', 'array'] });
-  ajv.addKeyword({
-    keyword: 'x-kubernetes-int-or-string',
-    schemaType: 'boolean',
-    validate: (enabled: boolean, data: unknown) =>
-      !enabled || typeof data === 'string' || Number.isInteger(data),
-    errors: false,
-  });
-  ajv.addFormat('int32', {
-    type: 'number',
-    validate: (n: number) => Number.isInteger(n) && n >= -2147483648 && n <= 2147483647,
-  });
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-  ajv.addFormat('double', { type: 'number', validate: () => true });
-  ajv.addFormat('float', { type: 'number', validate: () => true });
-  ajv.addFormat('byte', /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
-  return ajv;
+  return addKubernetesVocabulary(ajv);
 }

@@ -4,6 +4,7 @@ import type { JSONSchemaProps, ResourceDef } from '../types.js';
 import * as core from './builtins.fixtures-core.js';
 import * as fx from './builtins.fixtures.js';
 import { builtinResources } from './index.js';
+import { addKubernetesVocabulary } from '../validation.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -20,14 +21,8 @@ const PLAIN_KEYWORDS = [
 function newAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strictTypes: false });
   addFormats(ajv);
-  ajv.addFormat('micro-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(Z|[+-]\d{2}:\d{2})$/);
   for (const keyword of PLAIN_KEYWORDS) ajv.addKeyword({ keyword });
-  ajv.addKeyword({
-    keyword: 'x-kubernetes-int-or-string',
-    validate: (on: boolean, data: unknown) => !on || typeof data === 'string' || Number.isInteger(data),
-    errors: false,
-  });
-  return ajv;
+  return addKubernetesVocabulary(ajv);
 }
 
 /** The server's reading of a schema for ajv: an object that lists properties is closed. */
