@@ -1,0 +1,111 @@
+/**
+ * The environment of a replica, as Knative and Eventing give it on a cluster, mapped onto the
+ * embedded landscape (pure but for the injected lookup of Secret/ConfigMap keys):
+ * - the downward API (`metadata.name`, `metadata.namespace`) → the replica's Pod name/namespace;
+ * - K_SINK naming the in-cluster broker ingress → the same broker path on the local ingress;
+ * - CONFIG_FILE inside the Service's config mount → `<configDir>/<function>.yaml`;
+ * - Secret/ConfigMap key refs → read from the main cluster (a missing optional one is left out);
+ * - K_SERVICE, K_REVISION, K_CONFIGURATION, FUNCTION_TARGET, KUBECONFIG (the in-cluster
+ *   config's stand-in) and PATH/HOME/NODE_OPTIONS/LOG_LEVEL from the landscape's own process.
+ */
+import { join } from 'node:path';
+import type { EnvSource, FunctionService } from './services.js';
+
+export const IN_CLUSTER_BROKER_HOST = 'broker-ingress.knative-eventing.svc.cluster.local';
+const PASSED_THROUGH = ['PATH', 'HOME', 'TZ', 'LANG', 'NODE_OPTIONS', 'LOG_LEVEL'] as const;
+
+export interface EnvContext {
+  podName: string;
+  /** The local broker ingress base URL. */
+  ingressUrl: string;
+  configDir: string;
+  kubeconfig: string;
+  /** The landscape's own environment (PATH etc. are passed through). */
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  /** Reads a Secret or ConfigMap key from the main cluster; undefined when missing. */
+  lookup(
+    kind: 'secret' | 'configMap',
+    namespace: string,
+    name: string,
+    key: string,
+  ): Promise<string | undefined>;
+}
+
+/** A replica's environment is incomplete: a required Secret/ConfigMap key is missing. */
+export class EnvError extends Error {
+  override readonly name = 'EnvError';
+}
+
+/** K_SINK pointing at the in-cluster broker ingress → the local ingress, same path. */
+export function localSink(value: string, ingressUrl: string): string {
+  try {
+    const url = new URL(value);
+    if (url.hostname !== IN_CLUSTER_BROKER_HOST) return value;
+    return new URL(url.pathname, ingressUrl).toString();
+  } catch {
+    return value;
+  }
+}
+
+/** CONFIG_FILE inside the config mount → the embedded landscape's file for the function. */
+export function localConfigFile(value: string, service: FunctionService, configDir: string): string {
+  const mount = service.configMountPath?.replace(/\/+$/, '');
+  if (mount === undefined || !value.startsWith(`${mount}/`)) return value;
+  return join(configDir, `${service.name}.yaml`);
+}
+
+/** The downward API fields a replica can be given. */
+function fieldValue(fieldPath: string, service: FunctionService, podName: string): string | undefined {
+  const fields: Record<string, string> = {
+    'metadata.name': podName,
+    'metadata.namespace': service.namespace,
+    'spec.serviceAccountName': service.serviceAccountName ?? 'default',
+    'status.podIP': '127.0.0.1',
+  };
+  return fields[fieldPath];
+}
+
+async function valueOf(
+  name: string,
+  from: EnvSource,
+  service: FunctionService,
+  ctx: EnvContext,
+): Promise<string | undefined> {
+  switch (from.kind) {
+    case 'value':
+      if (name === 'K_SINK') return localSink(from.value, ctx.ingressUrl);
+      if (name === 'CONFIG_FILE') return localConfigFile(from.value, service, ctx.configDir);
+      return from.value;
+    case 'field':
+      return fieldValue(from.fieldPath, service, ctx.podName);
+    default: {
+      const v = await ctx.lookup(from.kind, service.namespace, from.name, from.key);
+      if (v === undefined && !from.optional)
+        throw new EnvError(
+          `${name}: ${from.kind} ${service.namespace}/${from.name} has no key "${from.key}"`,
+        );
+      return v;
+    }
+  }
+}
+
+export async function replicaEnv(service: FunctionService, ctx: EnvContext): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  for (const key of PASSED_THROUGH) {
+    const v = ctx.hostEnv[key];
+    if (v !== undefined) env[key] = v;
+  }
+  Object.assign(env, {
+    K_SERVICE: service.name,
+    K_REVISION: service.revision,
+    K_CONFIGURATION: service.name,
+    FUNCTION_TARGET: service.name,
+    KUBECONFIG: ctx.kubeconfig,
+    NODE_ENV: 'production',
+  });
+  for (const e of service.env) {
+    const v = await valueOf(e.name, e.from, service, ctx);
+    if (v !== undefined) env[e.name] = v;
+  }
+  return env;
+}

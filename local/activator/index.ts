@@ -1,0 +1,13 @@
+export { Activator } from './activator.js';
+export type { ActivatorOptions, ActivatorOverrides } from './activator.js';
+export { EnvError, IN_CLUSTER_BROKER_HOST, localConfigFile, localSink, replicaEnv } from './env.js';
+export type { EnvContext } from './env.js';
+export { FunctionLogs, jsonLogLine } from './logs.js';
+export { ApiPods, CONFIGURATION_LABEL, replicaPod, REVISION_LABEL, SERVICE_LABEL } from './pods.js';
+export { FunctionPool, podName } from './pool.js';
+export type { PodHooks, PoolDeps, PoolEvents, PoolStatus } from './pool.js';
+export { ForwardError, Replica } from './replica.js';
+export { decideScale, desiredReplicas, perReplica, pickReplica, REPLICA_STATES } from './scale.js';
+export type { ReplicaState, ReplicaView, ScaleDecision, ScaleInput, ScaleLimits } from './scale.js';
+export { AUTOSCALING, parseKnativeDuration, parseServices, toFunctionService } from './services.js';
+export type { EnvSource, FunctionService } from './services.js';

@@ -1,0 +1,68 @@
+/**
+ * Function logs: every line a replica prints goes to the landscape's stdout prefixed with the
+ * function and pod, and to `<logDir>/<function>.log` as a JSON line (a JSON line as printed, with
+ * `pod` added; any other text wrapped as `{ts, level, logger, msg, pod, stream}`).
+ */
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { LogStream } from './replica.js';
+
+/** The JSON line stored for one printed line (pure). */
+export function jsonLogLine(fn: string, pod: string, stream: LogStream, line: string, now: Date): string {
+  if (line.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(line) as unknown;
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+        return JSON.stringify({ pod, ...(parsed as Record<string, unknown>) });
+    } catch {
+      // not JSON after all: wrapped below
+    }
+  }
+  return JSON.stringify({
+    ts: now.toISOString(),
+    level: stream === 'stderr' ? 'error' : 'info',
+    logger: fn,
+    msg: line,
+    pod,
+    stream,
+  });
+}
+
+export interface FunctionLogsOptions {
+  dir: string;
+  /** Echo to this writer (default process.stdout); null: files only. */
+  echo?: { write(text: string): unknown } | null;
+  now?: () => Date;
+}
+
+export class FunctionLogs {
+  private readonly files = new Map<string, WriteStream>();
+
+  constructor(private readonly o: FunctionLogsOptions) {
+    mkdirSync(o.dir, { recursive: true });
+  }
+
+  fileOf(fn: string): string {
+    return join(this.o.dir, `${fn}.log`);
+  }
+
+  line(fn: string, pod: string, stream: LogStream, line: string): void {
+    if (line.trim() === '') return;
+    const now = this.o.now?.() ?? new Date();
+    let file = this.files.get(fn);
+    if (!file) {
+      file = createWriteStream(this.fileOf(fn), { flags: 'a' });
+      this.files.set(fn, file);
+    }
+    file.write(`${jsonLogLine(fn, pod, stream, line, now)}\n`);
+    const echo = this.o.echo === undefined ? process.stdout : this.o.echo;
+    echo?.write(`[${fn} ${pod.slice(-5)}] ${line}\n`);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.files.values()].map((f) => new Promise<void>((resolve) => f.end(() => resolve()))),
+    );
+    this.files.clear();
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * One replica: a Functions Framework process started from the function's `server.js` bundle with
+ * PORT=0; it is ready when it prints its "serving" line (with the port it got). Requests are
+ * forwarded over one keep-alive agent. Its stdout/stderr lines go to the log sink. `exited`
+ * resolves when the process is gone, whatever the cause.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { createInterface } from 'node:readline';
+
+export type LogStream = 'stdout' | 'stderr';
+export type LineSink = (stream: LogStream, line: string) => void;
+
+export interface ReplicaOptions {
+  id: string;
+  /** The `server.js` bundle. */
+  entry: string;
+  env: Record<string, string>;
+  /** Extra node flags (e.g. `--enable-source-maps`). */
+  nodeArgs?: readonly string[];
+  onLine: LineSink;
+  /** How long the process may take to listen (default 30 s). */
+  startTimeoutMs?: number;
+}
+
+export interface ForwardRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  timeoutMs: number;
+}
+
+export interface ForwardResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** The request did not get a response; `timedOut` when it ran past its timeout. */
+export class ForwardError extends Error {
+  override readonly name = 'ForwardError';
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+function servingPort(line: string): number | undefined {
+  if (!line.startsWith('{') || !line.includes('"serving"')) return undefined;
+  try {
+    const parsed = JSON.parse(line) as { msg?: unknown; port?: unknown };
+    return parsed.msg === 'serving' && typeof parsed.port === 'number' ? parsed.port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export class Replica {
+  readonly id: string;
+  readonly child: ChildProcess;
+  readonly startedAt = Date.now();
+  /** Resolves with the port once the process serves; rejects if it exits or times out first. */
+  readonly ready: Promise<number>;
+  readonly exited: Promise<ExitInfo>;
+  private port = 0;
+  private exitInfo: ExitInfo | undefined;
+  private readonly agent = new Agent({ keepAlive: true });
+
+  constructor(o: ReplicaOptions) {
+    this.id = o.id;
+    this.child = spawn(process.execPath, [...(o.nodeArgs ?? []), o.entry], {
+      env: { ...o.env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        this.agent.destroy();
+        resolve(this.exitInfo);
+      });
+    });
+    this.child.on('error', (err) => o.onLine('stderr', `spawn failed: ${err.message}`));
+    let markReady: (port: number) => void = () => undefined;
+    let markFailed: (err: Error) => void = () => undefined;
+    this.ready = new Promise<number>((resolve, reject) => {
+      markReady = resolve;
+      markFailed = reject;
+    });
+    this.ready.catch(() => undefined);
+    const timeoutMs = o.startTimeoutMs ?? 30_000;
+    const timer = setTimeout(() => {
+      markFailed(new Error(`did not listen within ${timeoutMs} ms`));
+      this.kill();
+    }, timeoutMs);
+    void this.exited.then((info) => {
+      clearTimeout(timer);
+      markFailed(new Error(`exited before serving (code ${info.code}, signal ${info.signal})`));
+    });
+    this.pipe('stdout', o.onLine, (port) => {
+      clearTimeout(timer);
+      this.port = port;
+      markReady(port);
+    });
+    this.pipe('stderr', o.onLine);
+  }
+
+  get alive(): boolean {
+    return this.exitInfo === undefined;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  private pipe(stream: LogStream, onLine: LineSink, onPort?: (port: number) => void): void {
+    const source = this.child[stream];
+    if (!source) return;
+    const lines = createInterface({ input: source, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      if (onPort && this.port === 0) {
+        const port = servingPort(line);
+        if (port !== undefined) onPort(port);
+      }
+      onLine(stream, line);
+    });
+  }
+
+  /** Forwards one request; rejects with ForwardError when no response came. */
+  forward(req: ForwardRequest): Promise<ForwardResponse> {
+    return new Promise((resolve, reject) => {
+      const out = request(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method: req.method,
+          path: req.path,
+          headers: { ...req.headers, 'content-length': String(req.body.length) },
+          agent: this.agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 502,
+              headers: flatHeaders(res.headers),
+              body: Buffer.concat(chunks),
+            }),
+          );
+          res.on('error', (err) => reject(new ForwardError(err.message, false)));
+        },
+      );
+      out.setTimeout(req.timeoutMs, () => {
+        out.destroy();
+        reject(new ForwardError(`no response within ${req.timeoutMs} ms`, true));
+      });
+      out.on('error', (err) => reject(new ForwardError(err.message, false)));
+      out.end(req.body);
+    });
+  }
+
+  /** SIGTERM: the function finishes in-flight requests and exits. */
+  terminate(): void {
+    if (this.alive) this.child.kill('SIGTERM');
+  }
+
+  /** SIGKILL: gone at once (a deleted Pod, a replica that must not linger). */
+  kill(): void {
+    if (this.alive) this.child.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Serving one registered Functions Framework function as its own process: the entry of every
+ * `server.js` bundle (a Knative container, a replica of the embedded activator). It listens on
+ * PORT (8080), answers as the Functions Framework does (`getTestServer` is the framework's
+ * public way to build its express server for a function registered with `ff.cloudEvent`), stops
+ * gracefully on SIGTERM (no new requests, in-flight ones finish, then exit 0) and exits 1 on an
+ * uncaught exception, as the framework's own `main` does, so the platform replaces the replica.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getTestServer } from '@google-cloud/functions-framework/testing';
+
+export interface ServeOptions {
+  /** The registered function name (FUNCTION_TARGET). */
+  name: string;
+  port: number;
+  host?: string;
+}
+
+export interface Serving {
+  server: Server;
+  port: number;
+  /** Stops accepting, waits for in-flight requests (at most `graceMs`), then closes. */
+  close(graceMs?: number): Promise<void>;
+}
+
+function jsonLine(msg: string, fields: Record<string, unknown> = {}): void {
+  process.stdout.write(
+    `${JSON.stringify({ level: 'info', ts: new Date().toISOString(), logger: 'serve', msg, ...fields })}\n`,
+  );
+}
+
+/** Builds the framework's server for `name` and listens. */
+export async function serveFunction(o: ServeOptions): Promise<Serving> {
+  const server = getTestServer(o.name);
+  server.setTimeout(0);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host ?? '0.0.0.0', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    close: (graceMs = 30_000) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** Parses PORT; a wrong value is an error the operator sees at start. */
+export function portFrom(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env['PORT'] ?? '8080';
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT "${raw}" is not a port number`);
+  return port;
+}
+
+/** The process entry of a `server.js` bundle: serve, then stop on SIGTERM/SIGINT. */
+export function main(name: string, env: Readonly<Record<string, string | undefined>> = process.env): void {
+  const log = jsonLine;
+  process.on('uncaughtException', (err) => {
+    log('uncaught exception: exiting so the replica is replaced', { function: name, error: String(err) });
+    process.exit(1);
+  });
+  serveFunction({ name, port: portFrom(env) }).then(
+    (serving) => {
+      log('serving', { function: name, port: serving.port, pod: env['POD_NAME'] });
+      const stop = (signal: string): void => {
+        log('stopping', { function: name, signal });
+        void serving.close().then(() => process.exit(0));
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    },
+    (err: unknown) => {
+      log('cannot serve', { function: name, error: String(err) });
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * A test function for the activator: sleeps `data.ms`, then answers (204). With `data.crashOnce`
+ * (a file path) it exits the process on the first delivery (after creating the file), so the
+ * activator has to deliver the event again to a new replica.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import * as ff from '@google-cloud/functions-framework';
+
+interface Data {
+  ms?: number;
+  crashOnce?: string;
+}
+
+ff.cloudEvent('sleeper', async (ce: unknown) => {
+  const data = (ce as { data?: Data }).data ?? {};
+  if (data.crashOnce && !existsSync(data.crashOnce)) {
+    writeFileSync(data.crashOnce, String(process.pid));
+    process.exit(1);
+  }
+  await new Promise((r) => setTimeout(r, data.ms ?? 0));
+});
