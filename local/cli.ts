@@ -1,6 +1,6 @@
 /**
  * `npm run landscape -- <command>`: talks to a running `npm start` through its control file.
- *   status                  clusters and whether they serve
+ *   status                  clusters and whether they serve; functions, replicas, events
  *   stop-cluster <name>     close a cluster's port (its objects stay), for outage tests
  *   start-cluster <name>    serve it again on the same port
  */
@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CONTROL_FILE, type ControlFile } from './control.js';
+import { renderStatus, type FunctionRow } from './runtime/status.js';
 
 async function control(stateDir: string): Promise<ControlFile> {
   const path = join(resolve(stateDir), CONTROL_FILE);
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   const dir = (): string => program.opts<{ stateDir: string }>().stateDir;
   program
     .command('status')
-    .description('list clusters')
+    .description('list clusters and functions')
     .action(async () => {
       const clusters = (await call(dir(), 'GET', '/clusters')) as {
         name: string;
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
       }[];
       for (const c of clusters)
         console.log(`${c.name.padEnd(14)} ${c.running ? 'running' : 'stopped'}  ${c.url}`);
+      const functions = (await call(dir(), 'GET', '/functions')) as FunctionRow[];
+      if (functions.length > 0) console.log(`\n${renderStatus(functions)}`);
     });
   for (const action of ['stop-cluster', 'start-cluster'] as const) {
     program

@@ -8,6 +8,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer, type WorkloadSimulation } from './apiserver/index.js';
 import { CONTROL_FILE, type ControlFile } from './control.js';
+import { kubeConfigFromFile } from '../shared/kube/index.js';
+import { createLogger } from '../shared/log/index.js';
+import { startRuntime, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
+
+/** What `npm start` gives the serverless runtime (the rest comes from the landscape). */
+export type RuntimeSettings = Omit<RuntimeOptions, 'stateDir' | 'kubeconfigPath' | 'kubeConfig' | 'log'>;
 
 export { CONTROL_FILE, type ControlFile } from './control.js';
 
@@ -25,10 +31,16 @@ export interface LandscapeOptions {
   dataDir?: string;
   /** Enforce RBAC in every cluster (`--rbac`). */
   rbac?: boolean;
+  /** The functions, sources and broker; undefined: the API server alone (`--no-functions`). */
+  runtime?: RuntimeSettings;
+  /** Run against the cluster of this kubeconfig instead of the embedded API server (`--kubeconfig`). */
+  kubeconfig?: string;
 }
 
 export interface Landscape {
-  api: ApiServer;
+  /** The embedded API server; undefined with `--kubeconfig`. */
+  api?: ApiServer;
+  runtime?: Runtime;
   control: ControlFile;
   stop(): Promise<void>;
 }
@@ -54,21 +66,47 @@ const ACTIONS: Record<string, Action> = {
   'start-cluster': (api, name) => api.cluster(name).start(),
 };
 
-function controlHandler(api: ApiServer, token: string): (req: IncomingMessage, res: ServerResponse) => void {
+type Reply = (code: number, body: unknown) => void;
+
+/** GET /clusters and GET /functions; false for anything else. */
+function serveQuery(
+  url: string | undefined,
+  api: ApiServer | undefined,
+  runtime: Runtime | undefined,
+  reply: Reply,
+): boolean {
+  if (url === '/clusters') {
+    reply(
+      200,
+      (api?.clusters() ?? []).map((c) => ({ name: c.name, url: c.url, running: c.running })),
+    );
+    return true;
+  }
+  if (url !== '/functions') return false;
+  if (!runtime) reply(200, []);
+  else
+    runtime.status().then(
+      (rows) => reply(200, rows),
+      (e: unknown) => reply(500, { error: String(e) }),
+    );
+  return true;
+}
+
+function controlHandler(
+  api: ApiServer | undefined,
+  runtime: () => Runtime | undefined,
+  token: string,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const reply = (code: number, body: unknown): void => {
+    const reply: Reply = (code, body) => {
       res.writeHead(code, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));
     };
     if (req.headers.authorization !== `Bearer ${token}`) return reply(401, { error: 'unauthorized' });
+    if (req.method === 'GET' && serveQuery(req.url, api, runtime(), reply)) return;
     const m = /^\/clusters\/([^/]+)\/(stop-cluster|start-cluster)$/.exec(req.url ?? '');
-    if (req.method === 'GET' && req.url === '/clusters') {
-      return reply(
-        200,
-        api.clusters().map((c) => ({ name: c.name, url: c.url, running: c.running })),
-      );
-    }
-    if (req.method !== 'POST' || !m) return reply(404, { error: `unknown request ${req.method} ${req.url}` });
+    if (req.method !== 'POST' || !m || !api)
+      return reply(404, { error: `unknown request ${req.method} ${req.url}` });
     const name = decodeURIComponent(m[1]);
     // api.cluster() throws at once for an unknown name: run it inside the promise chain
     Promise.resolve()
@@ -78,9 +116,8 @@ function controlHandler(api: ApiServer, token: string): (req: IncomingMessage, r
   };
 }
 
-export async function startLandscape(opts: LandscapeOptions): Promise<Landscape> {
-  await mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
-  const api = await startApiServer({
+async function startApi(opts: LandscapeOptions): Promise<ApiServer> {
+  return startApiServer({
     host: opts.host,
     pkiDir: join(opts.stateDir, 'pki'),
     workloads: opts.workloads,
@@ -90,25 +127,47 @@ export async function startLandscape(opts: LandscapeOptions): Promise<Landscape>
       ...opts.clusters.filter((c) => c !== 'main').map((name) => ({ name, rbac: opts.rbac })),
     ],
   });
+}
+
+export async function startLandscape(opts: LandscapeOptions): Promise<Landscape> {
+  await mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
+  const api = opts.kubeconfig === undefined ? await startApi(opts) : undefined;
+  let runtime: Runtime | undefined;
   const token = randomBytes(24).toString('hex');
-  const control: Server = createServer(controlHandler(api, token));
+  const control: Server = createServer(controlHandler(api, () => runtime, token));
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
   const address = control.address() as { port: number };
-  const file: ControlFile = {
-    pid: process.pid,
-    url: `http://127.0.0.1:${address.port}`,
-    token,
-    clusters: await writeKubeconfigs(api, opts.stateDir),
+  const clusters = api
+    ? await writeKubeconfigs(api, opts.stateDir)
+    : {
+        main: {
+          url: kubeConfigFromFile(opts.kubeconfig!).getCurrentCluster()?.server ?? '',
+          kubeconfig: opts.kubeconfig!,
+        },
+      };
+  const file: ControlFile = { pid: process.pid, url: `http://127.0.0.1:${address.port}`, token, clusters };
+  const stop = async (): Promise<void> => {
+    await runtime?.stop();
+    await new Promise<void>((resolve) => control.close(() => resolve()));
+    control.closeAllConnections();
+    await api?.stop();
+    await rm(join(opts.stateDir, CONTROL_FILE), { force: true });
   };
+  try {
+    if (opts.runtime) {
+      const kubeconfigPath = clusters.main.kubeconfig;
+      runtime = await startRuntime({
+        ...opts.runtime,
+        stateDir: opts.stateDir,
+        kubeconfigPath,
+        kubeConfig: kubeConfigFromFile(kubeconfigPath),
+        log: createLogger({ name: 'landscape' }),
+      });
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
   await writeFile(join(opts.stateDir, CONTROL_FILE), JSON.stringify(file, null, 2), { mode: 0o600 });
-  return {
-    api,
-    control: file,
-    async stop() {
-      await new Promise<void>((resolve) => control.close(() => resolve()));
-      control.closeAllConnections();
-      await api.stop();
-      await rm(join(opts.stateDir, CONTROL_FILE), { force: true });
-    },
-  };
+  return { api, runtime, control: file, stop };
 }

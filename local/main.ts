@@ -4,7 +4,9 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { resolve } from 'node:path';
+import { parseDuration } from '../shared/cache/index.js';
 import { startLandscape, type Landscape, type LandscapeOptions } from './landscape.js';
+import { renderStatus } from './runtime/status.js';
 
 function integer(max: number, what: string): (value: string) => number {
   return (value) => {
@@ -25,6 +27,14 @@ function collect(value: string, previous: string[]): string[] {
   ];
 }
 
+function duration(value: string): number {
+  try {
+    return /^\d+$/.test(value) ? Number(value) : parseDuration(value);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+}
+
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 interface CliOptions {
@@ -38,10 +48,56 @@ interface CliOptions {
   simulatePods: boolean;
   dataDir?: string;
   rbac: boolean;
+  functions: boolean;
+  knativeDir: string[];
+  functionsDir: string[];
+  configDir: string;
+  maxScale?: number;
+  idleWindow?: number;
+  resyncInterval?: number;
+  functionLogs: boolean;
+  statusInterval: number;
+  kubeconfig?: string;
+}
+
+/** `npm start` options of the serverless runtime (functions, broker, sources). */
+function runtimeOptions(program: Command): Command {
+  return program
+    .option('--no-functions', 'run the API server alone (no functions, broker or sources)')
+    .option('--knative-dir <dir>', 'folder of Knative manifests (repeatable; default knative)', collect, [])
+    .option(
+      '--functions-dir <dir>',
+      'folder of function folders (repeatable; default functions)',
+      collect,
+      [],
+    )
+    .option('--config-dir <dir>', "the functions' config files (<function>.yaml)", 'config')
+    .option('--max-scale <n>', "replace every Service's max-scale", integer(1000, 'a replica count'))
+    .option(
+      '--idle-window <duration>',
+      "idle time before a replica stops (e.g. 5s; default: each Service's window)",
+      duration,
+    )
+    .option(
+      '--resync-interval <duration>',
+      'dev.landscape.resync interval of the API-server sources',
+      duration,
+    )
+    .option('--no-function-logs', 'keep function logs in .local/logs only (not on stdout)')
+    .option(
+      '--status-interval <duration>',
+      'print the functions table this often when it changed (0: never)',
+      duration,
+      30_000,
+    )
+    .option(
+      '--kubeconfig <file>',
+      'run the functions against this cluster instead of the embedded API server',
+    );
 }
 
 /** Parses the command line into landscape options (exits with commander's message on bad input). */
-function parseOptions(argv: string[]): LandscapeOptions {
+function parseOptions(argv: string[]): { landscape: LandscapeOptions; statusIntervalMs: number } {
   const program = new Command('npm start --')
     .description(
       'Runs the embedded landscape: a Kubernetes API server with the product CRDs, and other clusters (e.g. shoots).',
@@ -65,12 +121,16 @@ function parseOptions(argv: string[]): LandscapeOptions {
       500,
     )
     .option('--simulate-pods', 'also create Running pods for simulated workloads', false)
-    .option('--rbac', 'enforce RBAC in every cluster (the kubeconfigs keep an admin token)', false)
-    .parse(argv);
+    .option('--rbac', 'enforce RBAC in every cluster (the kubeconfigs keep an admin token)', false);
+  runtimeOptions(program).parse(argv);
   const o = program.opts<CliOptions>();
   const clusters = [...new Set([...(o.defaultClusters ? ['shoot-1'] : []), ...o.cluster])];
   const bad = clusters.find((c) => !NAME.test(c));
   if (bad) program.error(`error: cluster name "${bad}" must be a lowercase DNS label`);
+  return { landscape: landscapeOptions(o, clusters), statusIntervalMs: o.statusInterval };
+}
+
+function landscapeOptions(o: CliOptions, clusters: string[]): LandscapeOptions {
   return {
     stateDir: resolve(o.stateDir),
     clusters,
@@ -79,7 +139,42 @@ function parseOptions(argv: string[]): LandscapeOptions {
     dataDir: o.dataDir ? resolve(o.dataDir) : undefined,
     rbac: o.rbac,
     workloads: o.simulateWorkloads ? { delayMs: o.workloadDelay, createPods: o.simulatePods } : undefined,
+    ...(o.kubeconfig ? { kubeconfig: resolve(o.kubeconfig) } : {}),
+    ...(o.functions ? { runtime: runtimeSettings(o) } : {}),
   };
+}
+
+function runtimeSettings(o: CliOptions): NonNullable<LandscapeOptions['runtime']> {
+  return {
+    knativeDirs: (o.knativeDir.length > 0 ? o.knativeDir : ['knative']).map((d) => resolve(d)),
+    functionsDirs: (o.functionsDir.length > 0 ? o.functionsDir : ['functions']).map((d) => resolve(d)),
+    configDir: resolve(o.configDir),
+    ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
+    overrides: {
+      ...(o.maxScale !== undefined ? { maxScale: o.maxScale } : {}),
+      ...(o.idleWindow !== undefined ? { idleMs: o.idleWindow } : {}),
+    },
+    ...(o.resyncInterval !== undefined ? { resyncIntervalMs: o.resyncInterval } : {}),
+    echoLogs: o.functionLogs,
+  };
+}
+
+/** Prints the functions table every interval when it changed. */
+function printStatus(l: Landscape, intervalMs: number): void {
+  const runtime = l.runtime;
+  if (!runtime || intervalMs <= 0) return;
+  let last = '';
+  const timer = setInterval(() => {
+    runtime.status().then(
+      (rows) => {
+        const table = renderStatus(rows);
+        if (table !== last) console.log(`\n${table}\n`);
+        last = table;
+      },
+      () => undefined,
+    );
+  }, intervalMs);
+  timer.unref();
 }
 
 function stopOnSignals(landscape: Landscape): void {
@@ -100,11 +195,24 @@ function stopOnSignals(landscape: Landscape): void {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+function runtimeLines(l: Landscape): string[] {
+  const r = l.runtime;
+  if (!r) return [];
+  const names = r.knative.services.map((s) => s.name).join(', ');
+  return [
+    '',
+    `Functions (scale to zero, started on their first event): ${names || 'none'}`,
+    `  broker ingress ${r.ingressUrl}   activator ${r.activatorUrl} (/status, /metrics)`,
+    `  redis ${r.redisUrl}   logs <state-dir>/logs/<function>.log   dead letters: npm run dlq -- list`,
+  ];
+}
+
 function printUsage(l: Landscape): void {
   const lines = ['The embedded landscape is running.', ''];
   for (const [name, c] of Object.entries(l.control.clusters)) {
     lines.push(`  ${name.padEnd(12)} ${c.url}   kubeconfig: ${c.kubeconfig}`);
   }
+  lines.push(...runtimeLines(l));
   const main = l.control.clusters.main.kubeconfig;
   lines.push(
     '',
@@ -124,8 +232,10 @@ function printUsage(l: Landscape): void {
 }
 
 async function main(): Promise<void> {
-  const landscape = await startLandscape(parseOptions(process.argv));
+  const options = parseOptions(process.argv);
+  const landscape = await startLandscape(options.landscape);
   printUsage(landscape);
+  printStatus(landscape, options.statusIntervalMs);
   stopOnSignals(landscape);
 }
 

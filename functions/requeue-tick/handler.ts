@@ -21,4 +21,10 @@ export function tickHandler(instance: TickInstance): (ce: unknown) => Promise<vo
 /** This process's instance (lazy: reads the environment and connects on the first event). */
 export const instance: TickInstance = createTickInstance();
 
-ff.cloudEvent(FUNCTION_NAME, tickHandler(instance));
+/** The handler under its camelCase name: the `handler` (entry point) of serverless.yml. */
+export const requeueTick = tickHandler(instance);
+
+ff.cloudEvent(FUNCTION_NAME, requeueTick);
+// Cloud Functions starts the framework with `--target requeueTick`: registered under that name too,
+// the handler keeps the CloudEvent signature whatever signature type the deployment declares.
+ff.cloudEvent('requeueTick', requeueTick);

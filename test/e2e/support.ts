@@ -210,15 +210,24 @@ function background(child: ChildProcess, command: string): Background {
   };
 }
 
+export interface StartOptions {
+  /** Run the functions, broker and sources too (default false: `--no-functions`, the API server alone). */
+  functions?: boolean;
+  /** Extra environment of `npm start` (e.g. REDIS_URL). */
+  env?: Record<string, string>;
+}
+
 /** Starts `tsx local/main.ts --state-dir <fresh temp dir> ...args` and waits for landscape.json. */
-export async function startLandscape(args: string[] = []): Promise<Landscape> {
+export async function startLandscape(args: string[] = [], options: StartOptions = {}): Promise<Landscape> {
   const stateDir = await mkdtemp(join(tmpdir(), 'landscape-e2e-'));
   const home = join(stateDir, 'home');
   const cacheDir = join(stateDir, 'kubectl-cache');
   await mkdir(join(stateDir, 'manifests'), { recursive: true });
   await mkdir(home, { recursive: true });
-  const child = spawn(TSX, ['local/main.ts', '--state-dir', stateDir, ...args], {
+  const runtime = options.functions ? [] : ['--no-functions'];
+  const child = spawn(TSX, ['local/main.ts', '--state-dir', stateDir, ...runtime, ...args], {
     cwd: REPO_ROOT,
+    env: { ...process.env, ...options.env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -290,10 +299,10 @@ export async function startLandscape(args: string[] = []): Promise<Landscape> {
  * One landscape for the calling test file: started in beforeAll, stopped with SIGINT in
  * afterAll, which fails unless it exits 0 ("stops cleanly on Ctrl-C").
  */
-export function useLandscape(args: string[] = []): () => Landscape {
+export function useLandscape(args: string[] = [], options: StartOptions = {}): () => Landscape {
   let landscape: Landscape | undefined;
   beforeAll(async () => {
-    landscape = await startLandscape(args);
+    landscape = await startLandscape(args, options);
   }, START_DEADLINE_MS + 5_000);
   afterAll(async () => {
     if (!landscape) return;

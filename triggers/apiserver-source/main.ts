@@ -20,8 +20,10 @@ import type { ApiServerSourceOptions, RunningSource, SinkResolver } from './sour
 import type { SourceSpec } from './types.js';
 
 export interface ServiceOptions {
-  /** Folder of manifests (searched recursively). */
-  manifestDir: string;
+  /** Folder of manifests (searched recursively); ignored when `specs` is given. */
+  manifestDir?: string;
+  /** The sources, already read (the embedded landscape reads every knative/ folder itself). */
+  specs?: readonly SourceSpec[];
   /** A kubeconfig file, or a KubeConfig built by the caller. */
   kubeconfigPath?: string;
   kubeConfig?: KubeConfig;
@@ -67,7 +69,7 @@ function kubeConfigOf(o: ServiceOptions): KubeConfig {
 export async function startService(o: ServiceOptions): Promise<Service> {
   const logger = o.logger ?? createLogger({ name: 'apiserver-source' });
   const kubeConfig = kubeConfigOf(o);
-  const specs = await loadSourceSpecs(o.manifestDir);
+  const specs = o.specs ?? (o.manifestDir !== undefined ? await loadSourceSpecs(o.manifestDir) : []);
   const sources: RunningSource[] = [];
   try {
     for (const spec of specs) {

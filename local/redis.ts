@@ -1,0 +1,130 @@
+/**
+ * A private `redis-server` (Debian's, on PATH) on a free loopback port, no persistence: what
+ * `npm start` runs when REDIS_URL is not set, and what every test that needs Redis starts (tests
+ * never touch 127.0.0.1:6379).
+ *
+ *   let redis: TestRedis;
+ *   beforeAll(async () => { redis = await startRedis(); });
+ *   afterAll(async () => { await redis.stop(); });
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { delimiter, join } from 'node:path';
+
+export interface TestRedis {
+  /** `redis://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  /** Stops the server (SIGTERM, then SIGKILL after a second). Idempotent. */
+  stop(): Promise<void>;
+  /** Stops and starts the server again on the same port (the data is gone: no persistence). */
+  restart(): Promise<void>;
+}
+
+export interface StartRedisOptions {
+  /** Default `redis-server`. */
+  binary?: string;
+  /** How long to wait for PING to answer; default 10 s. */
+  readyTimeoutMs?: number;
+}
+
+/** A free TCP port on 127.0.0.1 (the OS picks one). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** One PING over a raw socket; resolves true on `+PONG`. */
+export async function ping(port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = connect({ host: '127.0.0.1', port });
+    const done = (ok: boolean): void => {
+      sock.destroy();
+      resolve(ok);
+    };
+    sock.setTimeout(timeoutMs, () => done(false));
+    sock.on('error', () => done(false));
+    sock.on('connect', () => sock.write('PING\r\n'));
+    sock.on('data', (d: Buffer) => done(d.toString('utf8').startsWith('+PONG')));
+  });
+}
+
+async function waitForPing(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+    if (await ping(port)) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`redis-server on port ${port} did not answer PING within ${timeoutMs} ms`);
+}
+
+function spawnRedis(binary: string, port: number): ChildProcess {
+  const args = ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1'];
+  const child = spawn(binary, args, { stdio: 'ignore' });
+  child.on('error', () => undefined);
+  return child;
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 1000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The binary is missing: the message says what to do. */
+export class RedisNotInstalledError extends Error {
+  override readonly name = 'RedisNotInstalledError';
+}
+
+/** The binary's path on PATH (or as given, when it has a slash); undefined when there is none. */
+export function findBinary(binary: string, path = process.env.PATH ?? ''): string | undefined {
+  const candidates = binary.includes('/') ? [binary] : path.split(delimiter).map((d) => join(d, binary));
+  return candidates.find((c) => {
+    try {
+      accessSync(c, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Starts a private redis-server and waits until it answers PING. */
+export async function startRedis(opts: StartRedisOptions = {}): Promise<TestRedis> {
+  const binary = opts.binary ?? 'redis-server';
+  if (findBinary(binary) === undefined) {
+    throw new RedisNotInstalledError(
+      `${binary} is not installed and REDIS_URL is not set: install it (Debian: apt-get install redis-server) or set REDIS_URL=redis://host:port`,
+    );
+  }
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 10_000;
+  const port = await freePort();
+  let child = spawnRedis(binary, port);
+  await waitForPing(port, child, readyTimeoutMs).catch(async (err: unknown) => {
+    await kill(child);
+    throw err;
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: () => kill(child),
+    async restart(): Promise<void> {
+      await kill(child);
+      child = spawnRedis(binary, port);
+      await waitForPing(port, child, readyTimeoutMs);
+    },
+  };
+}

@@ -1,0 +1,363 @@
+/**
+ * The serverless runtime of the embedded landscape: Redis (REDIS_URL, or a private
+ * redis-server), the functions of every Knative Service in `knative/` behind the activator, the
+ * brokers and their ingress routing by the Triggers, the API-server and ping sources, and the
+ * Kubernetes objects those folders ship (created in the main cluster when missing).
+ */
+import { join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { createKubeClient, isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
+import type { Logger } from '../../shared/log/index.js';
+import { startService, type Service as SourceService } from '../../triggers/apiserver-source/index.js';
+import type { SourceSpec } from '../../triggers/apiserver-source/index.js';
+import {
+  Broker,
+  brokerMetrics,
+  deadLetterFile,
+  JsonlDeadLetterStore,
+  startIngress,
+  triggerKey,
+  type BrokerMetrics,
+  type DestinationRef,
+  type RunningIngress,
+} from '../../triggers/broker/index.js';
+import {
+  startPingSources,
+  toSpec,
+  type PingSourceSpec,
+  type SinkRef,
+} from '../../triggers/ping-source/index.js';
+import { Activator, ApiPods, FunctionLogs, replicaEnv, type ActivatorOverrides } from '../activator/index.js';
+import { bundleFunction } from '../bundle.js';
+import { writeBrokerState } from '../../triggers/broker/dlq-cli.js';
+import { startRedis, type TestRedis } from '../redis.js';
+import { loadKnative, withEmbeddedSchedule, type KnativeSet } from './manifests.js';
+import { statusRows, type FunctionRow, type TriggerCounts } from './status.js';
+import { GVK } from '../../shared/api/gvk.js';
+
+export interface RuntimeOptions {
+  stateDir: string;
+  knativeDirs: readonly string[];
+  functionsDirs: readonly string[];
+  configDir: string;
+  /** The main cluster: its kubeconfig file (given to replicas) and the parsed config. */
+  kubeconfigPath: string;
+  kubeConfig: KubeConfig;
+  /** REDIS_URL; undefined: a private redis-server. */
+  redisUrl?: string;
+  overrides?: ActivatorOverrides;
+  /** `dev.landscape.resync` interval of the API-server sources (default 5 min). */
+  resyncIntervalMs?: number;
+  /** Print function logs on stdout too (default true). */
+  echoLogs?: boolean;
+  log: Logger;
+  hostEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface Runtime {
+  readonly activatorUrl: string;
+  readonly ingressUrl: string;
+  readonly redisUrl: string;
+  readonly activator: Activator;
+  readonly knative: KnativeSet;
+  status(): Promise<FunctionRow[]>;
+  stop(): Promise<void>;
+}
+
+/** Knative's manifests or the functions cannot run: every problem. */
+export class RuntimeConfigError extends Error {
+  override readonly name = 'RuntimeConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`the serverless runtime cannot start:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+type Stopper = () => Promise<void>;
+
+async function unwind(stoppers: Stopper[]): Promise<void> {
+  for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+  stoppers.length = 0;
+}
+
+async function bundles(o: RuntimeOptions, set: KnativeSet): Promise<Map<string, string>> {
+  const { existsSync } = await import('node:fs');
+  const entries = new Map<string, string>();
+  const problems: string[] = [];
+  for (const s of set.services) {
+    const dir = o.functionsDirs.find((d) => existsSync(join(d, s.name, 'handler.ts')));
+    if (dir === undefined) {
+      problems.push(
+        `${s.file}: Service ${s.namespace}/${s.name}: no function ${s.name}/handler.ts in ${o.functionsDirs.join(', ')}`,
+      );
+      continue;
+    }
+    try {
+      const b = await bundleFunction({
+        name: s.name,
+        functionsDir: dir,
+        outDir: join(o.stateDir, 'functions'),
+        kind: 'server',
+        minify: false,
+      });
+      entries.set(s.name, b.file);
+    } catch (err) {
+      problems.push(`function ${s.name}: does not build: ${(err as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new RuntimeConfigError(problems);
+  return entries;
+}
+
+async function lookup(
+  client: KubeClient,
+  kind: 'secret' | 'configMap',
+  namespace: string,
+  name: string,
+  key: string,
+): Promise<string | undefined> {
+  try {
+    if (kind === 'secret') {
+      const s = await client.get<{ metadata?: object; data?: Record<string, string> }>(
+        GVK.Secret,
+        namespace,
+        name,
+      );
+      const v = s.data?.[key];
+      return v === undefined ? undefined : Buffer.from(v, 'base64').toString('utf8');
+    }
+    const c = await client.get<{ metadata?: object; data?: Record<string, string> }>(
+      GVK.ConfigMap,
+      namespace,
+      name,
+    );
+    return c.data?.[key];
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Creates what is missing; what exists is left as it is (an admin may have changed it). */
+async function applyObjects(client: KubeClient, set: KnativeSet, log: Logger): Promise<void> {
+  const namespaces = set.objects.filter((o) => o.kind === 'Namespace');
+  const rest = set.objects.filter((o) => o.kind !== 'Namespace');
+  for (const object of [...namespaces, ...rest]) {
+    try {
+      await client.objects().create(object as never);
+    } catch (err) {
+      if (isAlreadyExists(err)) continue;
+      const meta = object.metadata as { name?: string } | undefined;
+      log.warn('could not create an object of knative/', {
+        kind: object.kind,
+        name: meta?.name,
+        error: String(err),
+      });
+    }
+  }
+}
+
+/** The Secret `landscape-redis` (key `url`) that the Services' REDIS_URL refers to, in each namespace. */
+async function redisSecrets(client: KubeClient, namespaces: ReadonlySet<string>, url: string): Promise<void> {
+  for (const namespace of namespaces) {
+    const data = { url: Buffer.from(url).toString('base64') };
+    try {
+      await client.create(GVK.Secret, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'landscape-redis', namespace },
+        type: 'Opaque',
+        data,
+      });
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+      await client.mergePatch(GVK.Secret, { namespace, name: 'landscape-redis' }, { data });
+    }
+  }
+}
+
+async function triggerCounts(metrics: BrokerMetrics, set: KnativeSet): Promise<Map<string, TriggerCounts>> {
+  const byTrigger = new Map<string, string>();
+  for (const t of set.triggers) {
+    const ref = t.subscriber.ref;
+    if (ref?.kind === 'Service') byTrigger.set(triggerKey(t), `${ref.namespace ?? t.namespace}/${ref.name}`);
+  }
+  const out = new Map<string, TriggerCounts>();
+  const add = async (key: keyof TriggerCounts, counter: BrokerMetrics['delivered']): Promise<void> => {
+    for (const v of (await counter.get()).values) {
+      const fn = byTrigger.get(String(v.labels.trigger));
+      if (fn === undefined) continue;
+      const row = out.get(fn) ?? { delivered: 0, retried: 0, deadLettered: 0 };
+      row[key] += v.value;
+      out.set(fn, row);
+    }
+  };
+  await add('delivered', metrics.delivered);
+  await add('retried', metrics.retried);
+  await add('deadLettered', metrics.deadLettered);
+  return out;
+}
+
+interface Urls {
+  activator: Activator;
+  ingress: string;
+}
+
+function resolver(urls: Urls): (ref: DestinationRef) => string | undefined {
+  return (ref) => {
+    const namespace = ref.namespace ?? 'default';
+    if (ref.kind === 'Service') return urls.activator.urlFor(namespace, ref.name);
+    if (ref.kind === 'Broker') return `${urls.ingress}/${namespace}/${ref.name}`;
+    return undefined;
+  };
+}
+
+function pingSpecs(
+  set: KnativeSet,
+  resolve: (ref: DestinationRef) => string | undefined,
+): { specs: PingSourceSpec[]; problems: string[] } {
+  const specs: PingSourceSpec[] = [];
+  const problems: string[] = [];
+  for (const doc of set.pingSources) {
+    const r = toSpec(withEmbeddedSchedule(doc), {
+      allowSeconds: true,
+      resolveRef: (ref: SinkRef, namespace: string) => resolve({ ...ref, namespace }),
+    });
+    problems.push(...r.problems.map((p) => `PingSource ${p}`));
+    if (r.spec) specs.push(r.spec);
+  }
+  return { specs, problems };
+}
+
+function sourceSink(resolve: (ref: DestinationRef) => string | undefined): (spec: SourceSpec) => string {
+  return (spec) => {
+    const ref = spec.sinkRef;
+    const url =
+      ref?.kind && ref.name
+        ? resolve({ kind: ref.kind, name: ref.name, namespace: ref.namespace ?? spec.namespace })
+        : undefined;
+    if (url === undefined) throw new Error(`ApiServerSource ${spec.id}: sink cannot be resolved`);
+    return spec.sinkUri ? new URL(spec.sinkUri, `${url}/`).toString() : url;
+  };
+}
+
+export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
+  const set = await loadKnative(o.knativeDirs);
+  if (set.problems.length > 0) throw new RuntimeConfigError(set.problems);
+  const entries = await bundles(o, set);
+  const stoppers: Stopper[] = [];
+  try {
+    return await assemble(o, set, entries, stoppers);
+  } catch (err) {
+    await unwind(stoppers);
+    throw err;
+  }
+}
+
+async function redis(o: RuntimeOptions, stoppers: Stopper[]): Promise<string> {
+  if (o.redisUrl) return o.redisUrl;
+  const server: TestRedis = await startRedis();
+  stoppers.push(() => server.stop());
+  return server.url;
+}
+
+async function assemble(
+  o: RuntimeOptions,
+  set: KnativeSet,
+  entries: Map<string, string>,
+  stoppers: Stopper[],
+): Promise<Runtime> {
+  const log = o.log;
+  const client = createKubeClient(o.kubeConfig, { fieldManager: 'landscape' });
+  const redisUrl = await redis(o, stoppers);
+  const namespaces = new Set(set.services.map((s) => s.namespace));
+  await applyObjects(client, set, log);
+  await redisSecrets(client, namespaces, redisUrl);
+
+  const registry = new Registry();
+  const logs = new FunctionLogs({
+    dir: join(o.stateDir, 'logs'),
+    echo: o.echoLogs === false ? null : process.stdout,
+  });
+  stoppers.push(() => logs.close());
+  const urls: Urls = { activator: undefined!, ingress: '' };
+  const pods = new ApiPods({
+    kubeConfig: o.kubeConfig,
+    log,
+    onDeleted: (ns, name) => urls.activator.podDeleted(ns, name),
+  });
+  const activator = new Activator({
+    services: set.services,
+    entries,
+    envFor: (service, podName) =>
+      replicaEnv(service, {
+        podName,
+        ingressUrl: urls.ingress,
+        configDir: o.configDir,
+        kubeconfig: o.kubeconfigPath,
+        hostEnv: o.hostEnv ?? process.env,
+        lookup: (kind, ns, name, key) => lookup(client, kind, ns, name, key),
+      }),
+    onLine: (service, pod, stream, line) => logs.line(service.name, pod, stream, line),
+    pods,
+    overrides: o.overrides,
+    registry,
+    log: (level, msg, fields) => log[level](msg, fields),
+    nodeArgs: ['--enable-source-maps'],
+  });
+  urls.activator = activator;
+  await activator.start();
+  stoppers.push(() => activator.stop());
+  for (const ns of namespaces) await pods.ensureNamespace(ns);
+  await pods.watch([...namespaces]);
+  stoppers.push(() => pods.stop());
+
+  const resolve = resolver(urls);
+  const metrics = brokerMetrics(registry);
+  const brokers = set.brokers.map(
+    (b) =>
+      new Broker({
+        name: b.name,
+        namespace: b.namespace,
+        triggers: set.triggers,
+        delivery: b.delivery,
+        resolve,
+        deadLetters: new JsonlDeadLetterStore(deadLetterFile(join(o.stateDir, 'dlq'), b)),
+        metrics,
+        log: (level, msg, fields) => log[level](msg, fields),
+      }),
+  );
+  const ingress: RunningIngress = await startIngress({ brokers, registry, metrics });
+  stoppers.push(async () => {
+    await ingress.close();
+    // deliveries in flight get a moment; retries waiting on backoff are not waited for
+    await Promise.race([Promise.all(brokers.map((b) => b.idle())), new Promise((r) => setTimeout(r, 2000))]);
+  });
+  urls.ingress = ingress.url;
+  await writeBrokerState(join(o.stateDir, 'broker.json'), { ingressUrl: ingress.url });
+
+  const ping = pingSpecs(set, resolve);
+  if (ping.problems.length > 0) throw new RuntimeConfigError(ping.problems);
+  const pingSources = startPingSources(ping.specs, { log }, { allowSeconds: true });
+  stoppers.push(() => pingSources.stop());
+
+  const sources: SourceService = await startService({
+    specs: set.apiServerSources,
+    kubeConfig: o.kubeConfig,
+    logger: log.child('apiserver-source'),
+    resolveSink: sourceSink(resolve),
+    ...(o.resyncIntervalMs !== undefined ? { resyncIntervalMs: o.resyncIntervalMs } : {}),
+  });
+  stoppers.push(() => sources.stop());
+  await sources.ready;
+
+  return {
+    activatorUrl: activator.url,
+    ingressUrl: ingress.url,
+    redisUrl,
+    activator,
+    knative: set,
+    status: async () => statusRows(activator.status(), await triggerCounts(metrics, set)),
+    stop: () => unwind(stoppers),
+  };
+}
