@@ -12,6 +12,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
     description: 'embedded API server: client-node 1.4 vs raw keep-alive HTTPS, throughput, watch, memory',
     load: () => import('./apiserver.js'),
   },
+  runtime: {
+    description:
+      'serverless runtime: cold start bundled vs unbundled vs node -e 0, idle RSS, events/s via the broker',
+    load: () => import('./runtime.js'),
+  },
 };
 
 function usage(): string {

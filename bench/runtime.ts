@@ -1,0 +1,184 @@
+/**
+ * The serverless runtime, side by side in one run: cold start of one function process (spawn to
+ * first CloudEvent acknowledged) bundled vs unbundled vs bare `node -e 0`; idle memory per
+ * instance; events/s through the broker to a no-op function, and straight to it. Prints the
+ * results as ratios (the cold-start target is ≤ 250 ms p50 bundled); fails (exit 1) only when an
+ * event was lost, never because of speed. Every child process is killed at the end.
+ */
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { ChildSet } from './runtime/children.js';
+import { coldStarts, idleMemory, startServing, type PollOptions } from './runtime/coldstart.js';
+import { startRedis, type PrivateRedis } from './runtime/redis.js';
+import { coldStartTable, memoryTable, throughputTable } from './runtime/table.js';
+import { measureThroughput, type ThroughputResult } from './runtime/throughput.js';
+import { BARE, buildVariants, OUT_DIR, variantId, type FunctionVariant } from './runtime/variants.js';
+
+export const description =
+  'serverless runtime: cold start bundled vs unbundled vs node -e 0, idle RSS, events/s through the broker';
+
+interface RuntimeOptions {
+  runs: number;
+  events: number;
+  concurrency: number;
+  warmupEvents: number;
+  memorySamples: number;
+  idleMs: number;
+  pollMs: number;
+  timeoutMs: number;
+  brokerConcurrency?: number;
+}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+function nonNegativeInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
+  return n;
+}
+
+function parseOptions(argv: string[]): RuntimeOptions {
+  const cmd = new Command('runtime')
+    .description(description)
+    .option('--runs <count>', 'cold starts per variant (p50 and p90 reported)', positiveInt, 15)
+    .option('--events <count>', 'events per throughput side', positiveInt, 5_000)
+    .option('--concurrency <count>', 'events in flight from the load generator', positiveInt, 32)
+    .option('--warmup-events <count>', 'unmeasured events before each throughput side', nonNegativeInt, 500)
+    .option('--memory-samples <count>', 'idle-memory readings per variant (median reported)', positiveInt, 3)
+    .option('--idle-ms <ms>', 'idle time after the first event before RSS is read', positiveInt, 1_000)
+    .option('--poll-ms <ms>', 'pause between POST attempts while a process starts', positiveInt, 2)
+    .option('--timeout-ms <ms>', 'give up on a process that acknowledges nothing after', positiveInt, 15_000)
+    .option(
+      '--broker-concurrency <count>',
+      "the broker's concurrent deliveries (default: its own)",
+      positiveInt,
+    )
+    .exitOverride();
+  cmd.parse(argv, { from: 'user' });
+  return cmd.opts<RuntimeOptions>();
+}
+
+const secondsSince = (t0: number): string => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+
+function requeueTickEnv(redis: PrivateRedis | undefined): Record<string, string> {
+  // Nothing is due in the empty Redis, so K_SINK is never called.
+  const sink = { K_SINK: 'http://127.0.0.1:9/' };
+  return redis ? { ...sink, REDIS_URL: redis.url } : sink;
+}
+
+interface Measured {
+  redis: boolean;
+  variants: FunctionVariant[];
+  cold: Map<string, number[]>;
+  memory: Map<string, number[]>;
+  throughput: ThroughputResult[];
+}
+
+async function throughputPhase(
+  children: ChildSet,
+  noop: FunctionVariant,
+  o: RuntimeOptions,
+  poll: PollOptions,
+): Promise<ThroughputResult[]> {
+  const replica = await startServing(children, noop, poll);
+  try {
+    return await measureThroughput({
+      events: o.events,
+      concurrency: o.concurrency,
+      warmup: o.warmupEvents,
+      subscriberUrl: () => Promise.resolve(replica.url.href),
+      cpuPids: () => [replica.child.pid],
+      ...(o.brokerConcurrency !== undefined ? { brokerConcurrency: o.brokerConcurrency } : {}),
+    });
+  } finally {
+    await children.kill(replica.child);
+  }
+}
+
+async function measure(children: ChildSet, o: RuntimeOptions): Promise<Measured> {
+  const poll: PollOptions = { pollMs: o.pollMs, timeoutMs: o.timeoutMs };
+  let t0 = performance.now();
+  const redis = await startRedis(children);
+  const variants = await buildVariants((fn) => (fn === 'requeue-tick' ? requeueTickEnv(redis) : {}));
+  console.log(`bundles built into ${OUT_DIR}/ in ${secondsSince(t0)}`);
+  t0 = performance.now();
+  const cold = await coldStarts(children, [BARE, ...variants], { ...poll, runs: o.runs, warmupRounds: 1 });
+  console.log(`cold starts: ${o.runs} runs × ${variants.length + 1} variants in ${secondsSince(t0)}`);
+  t0 = performance.now();
+  const memory = await idleMemory(children, variants, {
+    ...poll,
+    samples: o.memorySamples,
+    idleMs: o.idleMs,
+  });
+  console.log(`idle memory: ${o.memorySamples} samples in ${secondsSince(t0)}`);
+  t0 = performance.now();
+  const noop = variants.find((v) => v.id === variantId('noop', 'bundled'))!;
+  const throughput = await throughputPhase(children, noop, o, poll);
+  console.log(`throughput: 2 × ${o.events.toLocaleString('en')} events in ${secondsSince(t0)}`);
+  return { redis: redis !== undefined, variants, cold, memory, throughput };
+}
+
+function notes(m: Measured, o: RuntimeOptions): string[] {
+  return [
+    `Cold start: from just before spawn to the first 2xx to a binary-mode CloudEvent POSTed every ${o.pollMs} ms`,
+    `(a new connection per attempt); the variants run round-robin, one process at a time, after one unmeasured`,
+    `round. Bundles are local/bundle.ts "server" bundles (minified); "unbundled" = externalPackages (project code`,
+    `bundled, node_modules loaded from disk). Each process gets only PATH, HOME, PORT, POD_NAME (+ its config env).`,
+    m.redis
+      ? 'requeue-tick gets REDIS_URL of a private empty redis-server: its first event connects and finds nothing due.'
+      : 'requeue-tick: no redis-server on PATH, so its first event is acknowledged as "invalid config" (no Redis I/O).',
+    `Idle memory: VmRSS ${o.idleMs} ms after the process acknowledged its first event (bare node: after spawn),`,
+    `all variants running at once, median of ${o.memorySamples}.`,
+    `Throughput: ${o.concurrency} requests in flight over keep-alive node:http sockets, ${o.warmupEvents} unmeasured`,
+    'events first; the broker side ends when broker.idle() resolves. Load generator, ingress and broker share the',
+    'bench process (its CPU is the "bench process CPU" column; 100 % = one core).',
+  ];
+}
+
+function problems(m: Measured): string[] {
+  return m.throughput
+    .filter((r) => r.lost > 0 || r.postErrors > 0)
+    .map(
+      (r) =>
+        `${r.side}: ${r.lost} of ${r.events} events lost, ${r.postErrors} POSTs failed` +
+        (r.firstPostError !== undefined ? `; first: ${r.firstPostError}` : ''),
+    );
+}
+
+async function measureAndClean(o: RuntimeOptions): Promise<Measured> {
+  const children = new ChildSet();
+  try {
+    return await measure(children, o);
+  } finally {
+    await children.close();
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let o: RuntimeOptions;
+  try {
+    o = parseOptions(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    throw e;
+  }
+  console.log('# runtime benchmark');
+  console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
+  const load0 = loadavg()[0];
+  const t0 = performance.now();
+  const m = await measureAndClean(o);
+  console.log(`load average (1 min) at start ${load0.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}`);
+  console.log(`total ${secondsSince(t0)}\n`);
+  console.log(`Cold start (${o.runs} runs each):\n\n${coldStartTable(m.variants, m.cold)}\n`);
+  console.log(`Idle memory per instance:\n\n${memoryTable(m.variants, m.memory)}\n`);
+  console.log(`Events/s to the no-op function (bundled, one replica):\n\n${throughputTable(m.throughput)}\n`);
+  console.log(`${notes(m, o).join('\n')}\n`);
+  const found = problems(m);
+  for (const p of found) console.error(`FAIL ${p}`);
+  return found.length > 0 ? 1 : 0;
+}
