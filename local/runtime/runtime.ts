@@ -9,8 +9,12 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { createKubeClient, isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import { startService, type Service as SourceService } from '../../triggers/apiserver-source/index.js';
-import type { SourceSpec } from '../../triggers/apiserver-source/index.js';
+import {
+  routedResolver,
+  sinkFromRefs,
+  startService,
+  type Service as SourceService,
+} from '../../triggers/apiserver-source/index.js';
 import {
   Broker,
   brokerMetrics,
@@ -203,15 +207,6 @@ interface Urls {
   ingress: string;
 }
 
-function resolver(urls: Urls): (ref: DestinationRef) => string | undefined {
-  return (ref) => {
-    const namespace = ref.namespace ?? 'default';
-    if (ref.kind === 'Service') return urls.activator.urlFor(namespace, ref.name);
-    if (ref.kind === 'Broker') return `${urls.ingress}/${namespace}/${ref.name}`;
-    return undefined;
-  };
-}
-
 function pingSpecs(
   set: KnativeSet,
   resolve: (ref: DestinationRef) => string | undefined,
@@ -227,18 +222,6 @@ function pingSpecs(
     if (r.spec) specs.push(r.spec);
   }
   return { specs, problems };
-}
-
-function sourceSink(resolve: (ref: DestinationRef) => string | undefined): (spec: SourceSpec) => string {
-  return (spec) => {
-    const ref = spec.sinkRef;
-    const url =
-      ref?.kind && ref.name
-        ? resolve({ kind: ref.kind, name: ref.name, namespace: ref.namespace ?? spec.namespace })
-        : undefined;
-    if (url === undefined) throw new Error(`ApiServerSource ${spec.id}: sink cannot be resolved`);
-    return spec.sinkUri ? new URL(spec.sinkUri, `${url}/`).toString() : url;
-  };
 }
 
 export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
@@ -312,7 +295,10 @@ async function assemble(
   await pods.watch([...namespaces]);
   stoppers.push(() => pods.stop());
 
-  const resolve = resolver(urls);
+  const resolve = routedResolver(
+    (namespace, name) => activator.urlFor(namespace, name),
+    () => urls.ingress,
+  );
   const metrics = brokerMetrics(registry);
   const brokers = set.brokers.map(
     (b) =>
@@ -345,7 +331,7 @@ async function assemble(
     specs: set.apiServerSources,
     kubeConfig: o.kubeConfig,
     logger: log.child('apiserver-source'),
-    resolveSink: sourceSink(resolve),
+    resolveSink: sinkFromRefs(resolve),
     ...(o.resyncIntervalMs !== undefined ? { resyncIntervalMs: o.resyncIntervalMs } : {}),
   });
   stoppers.push(() => sources.stop());

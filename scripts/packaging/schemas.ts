@@ -1,7 +1,7 @@
 /**
  * Validation of every document under `knative/` against the schema of its kind, read as a
  * Kubernetes API server under `fieldValidation=Strict` reads it (what `kubectl apply` asks for):
- * Knative kinds against Knative's own CRD schemas (../shared/schemas/knative/), built-in kinds
+ * Knative kinds against Knative's own CRD schemas (test/fixtures/upstream-schemas/knative/), built-in kinds
  * (Namespace, ServiceAccount, ConfigMap, RBAC, ...) against the embedded API server's schemas
  * (local/apiserver/builtins). Objects that list their properties are closed (an unknown field
  * is a problem) unless the schema keeps unknown fields; `metadata` is checked as ObjectMeta.
@@ -92,7 +92,7 @@ export function crdSchemas(yamlText: string): Map<string, JSONSchemaProps> {
   return out;
 }
 
-/** The CRD schemas of every `*.yaml` in a folder (e.g. ../shared/schemas/knative). */
+/** The CRD schemas of every `*.yaml` in a folder (e.g. test/fixtures/upstream-schemas/knative). */
 export async function crdSchemasIn(dir: string): Promise<Map<string, JSONSchemaProps>> {
   const out = new Map<string, JSONSchemaProps>();
   const files = (await readdir(dir)).filter((f) => /\.ya?ml$/.test(f)).sort();

@@ -16,7 +16,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+/**
+ * `node --import tsx`, not the `tsx` binary: the binary is a parent process that relays signals
+ * and, when the child does not acknowledge one within 30 ms (a busy machine), SIGKILLs it and
+ * exits 130, which is not a clean stop.
+ */
+const NODE = process.execPath;
+const TSX_ARGS = ['--import', 'tsx'];
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
 const START_DEADLINE_MS = 30_000;
 const STOP_DEADLINE_MS = 10_000;
@@ -217,7 +223,7 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
-/** Starts `tsx local/main.ts --state-dir <fresh temp dir> ...args` and waits for landscape.json. */
+/** Starts `node --import tsx local/main.ts --state-dir <fresh temp dir> ...args` and waits for landscape.json. */
 export async function startLandscape(args: string[] = [], options: StartOptions = {}): Promise<Landscape> {
   const stateDir = await mkdtemp(join(tmpdir(), 'landscape-e2e-'));
   const home = join(stateDir, 'home');
@@ -225,7 +231,7 @@ export async function startLandscape(args: string[] = [], options: StartOptions 
   await mkdir(join(stateDir, 'manifests'), { recursive: true });
   await mkdir(home, { recursive: true });
   const runtime = options.functions ? [] : ['--no-functions'];
-  const child = spawn(TSX, ['local/main.ts', '--state-dir', stateDir, ...runtime, ...args], {
+  const child = spawn(NODE, [...TSX_ARGS, 'local/main.ts', '--state-dir', stateDir, ...runtime, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...options.env },
     detached: true,
@@ -273,7 +279,8 @@ export async function startLandscape(args: string[] = [], options: StartOptions 
         [KUBECTL, ...argv].join(' '),
       );
     },
-    cli: (args) => run(TSX, ['local/cli.ts', '--state-dir', stateDir, ...args], { cwd: REPO_ROOT }),
+    cli: (args) =>
+      run(NODE, [...TSX_ARGS, 'local/cli.ts', '--state-dir', stateDir, ...args], { cwd: REPO_ROOT }),
     manifest,
     stop() {
       stopped ??= (async () => {

@@ -32,7 +32,7 @@ import { container, fixture, obj, type Json } from './packaging.fixtures.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const KNATIVE = join(ROOT, 'knative');
 /** Knative's CRD schemas, beside the repository. */
-const KNATIVE_SCHEMAS = resolve(ROOT, '../shared/schemas/knative');
+const KNATIVE_SCHEMAS = resolve(ROOT, 'test/fixtures/upstream-schemas/knative');
 
 let repo: PackagingSet;
 let validate: KindValidator;

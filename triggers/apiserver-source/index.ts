@@ -15,3 +15,12 @@ export { resolveKind, UnknownKindError } from './kube.js';
 export { loadSourceSpecs, startService } from './main.js';
 export type { Service, ServiceOptions } from './main.js';
 export * from './types.js';
+export {
+  FunctionUrlTemplateError,
+  parseFunctionUrlTemplate,
+  routedResolver,
+  sinkFromRefs,
+  startRoutedService,
+  withFunctionAuth,
+} from './routed.js';
+export type { RoutedService, RoutedServiceOptions } from './routed.js';

@@ -5,6 +5,11 @@
  * the embedded landscape calls; run as a script it reads its flags and stops on SIGINT/SIGTERM.
  *
  *   tsx triggers/apiserver-source/main.ts --manifests knative/ --kubeconfig ~/.kube/config
+ *
+ * With `--function-url` it is the whole event service of a Cloud Functions deployment: it also
+ * runs the Brokers and Triggers of the folder and routes to the function URLs (routed.ts); its
+ * ingress (`--host`, `--port` or $PORT) is the functions' K_SINK. `LANDSCAPE_FUNCTION_TOKEN`, when
+ * set, is sent as a bearer token to the functions.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,6 +20,7 @@ import { kubeConfigFromFile } from '../../shared/kube/index.js';
 import { createLogger } from '../../shared/log/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { ManifestError, sourceSpecsFromYaml } from './manifest.js';
+import { startRoutedService } from './routed.js';
 import { startApiServerSource } from './source.js';
 import type { ApiServerSourceOptions, RunningSource, SinkResolver } from './source.js';
 import type { SourceSpec } from './types.js';
@@ -98,19 +104,64 @@ export async function startService(o: ServiceOptions): Promise<Service> {
   };
 }
 
-/** The script entry: flags, then run until a signal. */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+interface Flags {
+  manifests: string;
+  kubeconfig?: string;
+  resyncInterval?: number;
+  functionUrl?: string;
+  host: string;
+  port?: number;
+  stateDir?: string;
+}
+
+function flags(argv: readonly string[], env: NodeJS.ProcessEnv): Flags {
   const cmd = new Command('apiserver-source')
-    .requiredOption('--manifests <dir>', 'folder of ApiServerSource manifests')
+    .requiredOption(
+      '--manifests <dir>',
+      'folder of ApiServerSource (and, with --function-url, Broker and Trigger) manifests',
+    )
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG)')
     .option('--resync-interval <ms>', 'dev.landscape.resync interval in ms (0: off)', (v) => Number(v))
+    .option(
+      '--function-url <template>',
+      'route by the Triggers of --manifests to function URLs, e.g. https://europe-west1-p.cloudfunctions.net/{name}',
+    )
+    .option('--host <address>', 'ingress address with --function-url', '127.0.0.1')
+    .option('--port <port>', 'ingress port with --function-url (default: $PORT, else a free one)', (v) =>
+      Number(v),
+    )
+    .option('--state-dir <dir>', 'keep dead letters and broker.json here (npm run dlq)')
     .parse([...argv]);
-  const opts = cmd.opts<{ manifests: string; kubeconfig?: string; resyncInterval?: number }>();
-  const service = await startService({
-    manifestDir: opts.manifests,
-    kubeconfigPath: opts.kubeconfig ?? env.KUBECONFIG,
-    resyncIntervalMs: opts.resyncInterval,
+  const opts = cmd.opts<Flags>();
+  const port = opts.port ?? (env.PORT ? Number(env.PORT) : undefined);
+  return { ...opts, kubeconfig: opts.kubeconfig ?? env.KUBECONFIG, ...(port !== undefined ? { port } : {}) };
+}
+
+async function startFromFlags(f: Flags, env: NodeJS.ProcessEnv): Promise<{ stop(): Promise<void> }> {
+  if (f.functionUrl === undefined) {
+    return startService({
+      manifestDir: f.manifests,
+      kubeconfigPath: f.kubeconfig,
+      resyncIntervalMs: f.resyncInterval,
+    });
+  }
+  if (!f.kubeconfig) throw new Error('--kubeconfig (or $KUBECONFIG) is required');
+  return startRoutedService({
+    manifestDir: f.manifests,
+    kubeConfig: kubeConfigFromFile(f.kubeconfig),
+    functionUrl: f.functionUrl,
+    host: f.host,
+    port: f.port,
+    stateDir: f.stateDir,
+    authToken: env.LANDSCAPE_FUNCTION_TOKEN,
+    resyncIntervalMs: f.resyncInterval,
+    logger: createLogger({ name: 'apiserver-source' }),
   });
+}
+
+/** The script entry: flags, then run until a signal. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const service = await startFromFlags(flags(argv, env), env);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
