@@ -77,9 +77,9 @@ describe('sinkFromRefs', () => {
 
 describe('withFunctionAuth', () => {
   const seen: Array<[string, string | null]> = [];
-  const base: FetchLike = async (url, init) => {
+  const base: FetchLike = (url, init) => {
     seen.push([url, new Headers(init.headers).get('authorization')]);
-    return new Response(null, { status: 202 });
+    return Promise.resolve(new Response(null, { status: 202 }));
   };
   beforeEach(() => seen.splice(0));
 
