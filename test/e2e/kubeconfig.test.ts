@@ -1,0 +1,85 @@
+/**
+ * `npm start -- --kubeconfig <file>`: no embedded API server; the same runtime (sources, broker,
+ * activator, functions with their Pods) runs against the cluster of the kubeconfig. Here that
+ * cluster is an API server this test starts itself; kubectl talks to it directly.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApiServer, type ApiServer } from '../../local/apiserver/index.js';
+import { startLandscape, type Landscape } from './support.js';
+
+let api: ApiServer;
+let dir: string;
+let kubeconfig: string;
+let l: Landscape;
+
+beforeAll(async () => {
+  api = await startApiServer({ clusters: ['main'] });
+  dir = await mkdtemp(join(tmpdir(), 'external-cluster-'));
+  kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(kubeconfig, api.cluster('main').kubeconfigYaml());
+  l = await startLandscape(
+    [
+      '--kubeconfig',
+      kubeconfig,
+      '--knative-dir',
+      'knative',
+      '--knative-dir',
+      'test/e2e/runtime/knative',
+      '--functions-dir',
+      'functions',
+      '--functions-dir',
+      'test/e2e/runtime/functions',
+      '--status-interval',
+      '0',
+      '--no-function-logs',
+    ],
+    { functions: true },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  const stopped = await l?.stop();
+  await api?.stop();
+  await rm(dir, { recursive: true, force: true });
+  expect(stopped?.code).toBe(0);
+}, 30_000);
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+it('runs the functions against the given cluster: a kubectl change there is handled by a replica with its Pod there', async () => {
+  const opts = { kubeconfig };
+  await l.create(
+    'cm.yaml',
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: external
+  namespace: default
+  labels: {e2e.landscape.dev/record: "true"}
+data: {delayMs: "0"}
+`,
+    opts,
+  );
+  let handledBy: string | undefined;
+  for (let i = 0; i < 100 && !handledBy; i++) {
+    const cm = (await l.getJson(['configmap', 'external', '-n', 'default'], opts)) as {
+      metadata: { annotations?: Record<string, string> };
+    };
+    handledBy = cm.metadata.annotations?.['e2e.landscape.dev/handled-by'];
+    if (!handledBy) await sleep(200);
+  }
+  expect(handledBy).toMatch(/^recorder-/);
+  const pods = (await l.getJson(
+    ['pods', '-n', 'landscape-system', '-l', 'serving.knative.dev/service=recorder'],
+    opts,
+  )) as {
+    items: Array<{ metadata: { name: string } }>;
+  };
+  expect(pods.items.map((p) => p.metadata.name)).toContain(handledBy);
+  // the landscape names the given cluster, not an embedded one
+  expect(l.output()).toMatch(
+    new RegExp(`main +${api.cluster('main').url.replaceAll('.', '\\.')} +kubeconfig: ${kubeconfig}`),
+  );
+}, 60_000);
