@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ChildSet } from './runtime/children.js';
 import { coldStarts, idleMemory, startServing, type PollOptions } from './runtime/coldstart.js';
-import { startRedis, type PrivateRedis } from './runtime/redis.js';
+import { RedisNotInstalledError, startRedis, type TestRedis } from '../local/redis.js';
 import { coldStartTable, memoryTable, throughputTable } from './runtime/table.js';
 import { measureThroughput, type ThroughputResult } from './runtime/throughput.js';
 import { BARE, buildVariants, OUT_DIR, variantId, type FunctionVariant } from './runtime/variants.js';
@@ -65,7 +65,7 @@ function parseOptions(argv: string[]): RuntimeOptions {
 
 const secondsSince = (t0: number): string => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
-function requeueTickEnv(redis: PrivateRedis | undefined): Record<string, string> {
+function requeueTickEnv(redis: TestRedis | undefined): Record<string, string> {
   // Nothing is due in the empty Redis, so K_SINK is never called.
   const sink = { K_SINK: 'http://127.0.0.1:9/' };
   return redis ? { ...sink, REDIS_URL: redis.url } : sink;
@@ -100,10 +100,32 @@ async function throughputPhase(
   }
 }
 
+/** A private empty redis-server; undefined when none is installed (the bench says so). */
+async function privateRedis(): Promise<TestRedis | undefined> {
+  try {
+    return await startRedis();
+  } catch (err) {
+    if (err instanceof RedisNotInstalledError) return undefined;
+    throw err;
+  }
+}
+
 async function measure(children: ChildSet, o: RuntimeOptions): Promise<Measured> {
+  const redis = await privateRedis();
+  try {
+    return await measureWith(children, o, redis);
+  } finally {
+    await redis?.stop();
+  }
+}
+
+async function measureWith(
+  children: ChildSet,
+  o: RuntimeOptions,
+  redis: TestRedis | undefined,
+): Promise<Measured> {
   const poll: PollOptions = { pollMs: o.pollMs, timeoutMs: o.timeoutMs };
   let t0 = performance.now();
-  const redis = await startRedis(children);
   const variants = await buildVariants((fn) => (fn === 'requeue-tick' ? requeueTickEnv(redis) : {}));
   console.log(`bundles built into ${OUT_DIR}/ in ${secondsSince(t0)}`);
   t0 = performance.now();

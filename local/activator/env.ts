@@ -6,7 +6,7 @@
  * - CONFIG_FILE inside the Service's config mount → `<configDir>/<function>.yaml`;
  * - Secret/ConfigMap key refs → read from the main cluster (a missing optional one is left out);
  * - K_SERVICE, K_REVISION, K_CONFIGURATION, FUNCTION_TARGET, KUBECONFIG (the in-cluster
- *   config's stand-in) and PATH/HOME/NODE_OPTIONS/LOG_LEVEL from the landscape's own process.
+ *   config's stand-in) and PATH/HOME/TZ/LANG/NODE_OPTIONS/LOG_LEVEL from the landscape's own process.
  */
 import { join } from 'node:path';
 import type { EnvSource, FunctionService } from './services.js';
