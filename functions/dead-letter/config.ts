@@ -9,7 +9,11 @@
  * logLevel: info            # debug | info | warn | error (dead letters are logged at warn)
  * ```
  */
-import { parse as parseYaml } from 'yaml';
+import {
+  loadConfigWith,
+  type ConfigResult as SharedConfigResult,
+  type EnvOverride,
+} from '../../shared/config/index.js';
 import { z } from 'zod';
 import { LOG_LEVELS } from '../../shared/log/index.js';
 
@@ -33,51 +37,18 @@ export function defaultConfig(): DeadLetterConfig {
 
 /** Environment variable → config key. Numbers and booleans are converted. */
 export const ENV_OVERRIDES = {
-  LOG_LEVEL: 'logLevel',
-  DEAD_LETTER_LOG_DATA: 'logData',
-  DEAD_LETTER_MAX_DATA_CHARS: 'maxDataChars',
-  DEAD_LETTER_MAX_ERROR_DATA_CHARS: 'maxErrorDataChars',
-} as const;
+  LOG_LEVEL: { key: 'logLevel' },
+  DEAD_LETTER_LOG_DATA: { key: 'logData', kind: 'boolean' },
+  DEAD_LETTER_MAX_DATA_CHARS: { key: 'maxDataChars', kind: 'number' },
+  DEAD_LETTER_MAX_ERROR_DATA_CHARS: { key: 'maxErrorDataChars', kind: 'number' },
+} as const satisfies Record<string, EnvOverride>;
 
-export type ConfigResult = { ok: true; config: DeadLetterConfig } | { ok: false; problems: string[] };
-
-function envValue(key: string, raw: string): unknown {
-  if (key === 'logData') return raw === 'true' ? true : raw === 'false' ? false : raw;
-  if (key === 'maxDataChars' || key === 'maxErrorDataChars') return /^\d+$/.test(raw) ? Number(raw) : raw;
-  return raw;
-}
-
-function parseFile(text: string | undefined, problems: string[]): Record<string, unknown> {
-  if (text === undefined || text.trim() === '') return {};
-  try {
-    const doc: unknown = parseYaml(text);
-    if (doc === null || doc === undefined) return {};
-    if (typeof doc === 'object' && !Array.isArray(doc)) return doc as Record<string, unknown>;
-    problems.push('config file: the document must be a mapping');
-  } catch (err) {
-    problems.push(`config file: not YAML: ${(err as Error).message}`);
-  }
-  return {};
-}
+export type ConfigResult = SharedConfigResult<DeadLetterConfig>;
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
 export function loadConfig(
   fileText: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
 ): ConfigResult {
-  const problems: string[] = [];
-  const raw = { ...parseFile(fileText, problems) };
-  for (const [name, key] of Object.entries(ENV_OVERRIDES)) {
-    const value = env[name];
-    if (value !== undefined && value !== '') raw[key] = envValue(key, value);
-  }
-  const parsed = DeadLetterConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
-      problems.push(`${path}: ${issue.message}`);
-    }
-  }
-  if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  return { ok: true, config: parsed.data };
+  return loadConfigWith(DeadLetterConfigSchema, ENV_OVERRIDES, fileText, env);
 }

@@ -13,7 +13,11 @@
  * sink: http://...           # usually from K_SINK
  * ```
  */
-import { parse as parseYaml } from 'yaml';
+import {
+  loadConfigWith,
+  type ConfigResult as SharedConfigResult,
+  type EnvOverride,
+} from '../../shared/config/index.js';
 import { z } from 'zod';
 import { CacheUsageError, FAMILY_NAME, parseDuration, safeRedisUrl } from '../../shared/cache/index.js';
 
@@ -56,59 +60,21 @@ export type TickConfig = z.output<typeof TickConfigSchema>;
 
 /** Environment variable → config key. Numbers and booleans are converted; lists are comma-separated. */
 export const ENV_OVERRIDES = {
-  REDIS_URL: 'redisUrl',
-  K_SINK: 'sink',
-  REQUEUE_TARGETS: 'targets',
-  REQUEUE_DISCOVER_TARGETS: 'discoverTargets',
-  REQUEUE_BATCH_SIZE: 'batchSize',
-  REQUEUE_MAX_PER_TARGET: 'maxPerTarget',
-  REQUEUE_EMIT_TIMEOUT: 'emitTimeout',
-} as const;
+  REDIS_URL: { key: 'redisUrl' },
+  K_SINK: { key: 'sink' },
+  REQUEUE_TARGETS: { key: 'targets', kind: 'list' },
+  REQUEUE_DISCOVER_TARGETS: { key: 'discoverTargets', kind: 'boolean' },
+  REQUEUE_BATCH_SIZE: { key: 'batchSize', kind: 'number' },
+  REQUEUE_MAX_PER_TARGET: { key: 'maxPerTarget', kind: 'number' },
+  REQUEUE_EMIT_TIMEOUT: { key: 'emitTimeout' },
+} as const satisfies Record<string, EnvOverride>;
 
-export type ConfigResult = { ok: true; config: TickConfig } | { ok: false; problems: string[] };
-
-function envValue(key: string, raw: string): unknown {
-  if (key === 'targets')
-    return raw
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== '');
-  if (key === 'discoverTargets') return raw === 'true' ? true : raw === 'false' ? false : raw;
-  if (key === 'batchSize' || key === 'maxPerTarget') return /^\d+$/.test(raw) ? Number(raw) : raw;
-  return raw;
-}
-
-function parseFile(text: string | undefined, problems: string[]): Record<string, unknown> {
-  if (text === undefined || text.trim() === '') return {};
-  try {
-    const doc: unknown = parseYaml(text);
-    if (doc === null || doc === undefined) return {};
-    if (typeof doc === 'object' && !Array.isArray(doc)) return doc as Record<string, unknown>;
-    problems.push('config file: the document must be a mapping');
-  } catch (err) {
-    problems.push(`config file: not YAML: ${(err as Error).message}`);
-  }
-  return {};
-}
+export type ConfigResult = SharedConfigResult<TickConfig>;
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
 export function loadConfig(
   fileText: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
 ): ConfigResult {
-  const problems: string[] = [];
-  const raw = { ...parseFile(fileText, problems) };
-  for (const [name, key] of Object.entries(ENV_OVERRIDES)) {
-    const value = env[name];
-    if (value !== undefined && value !== '') raw[key] = envValue(key, value);
-  }
-  const parsed = TickConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
-      problems.push(`${path}: ${issue.message}`);
-    }
-  }
-  if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  return { ok: true, config: parsed.data };
+  return loadConfigWith(TickConfigSchema, ENV_OVERRIDES, fileText, env);
 }
