@@ -5,10 +5,10 @@
  * would apply with them (Namespaces, ServiceAccounts, RBAC, ConfigMaps, CRDs), which the
  * landscape creates in the main cluster.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { loadManifests, type BrokerConfig, type Trigger } from '../../triggers/broker/index.js';
+import { loadManifests, yamlFiles, type BrokerConfig, type Trigger } from '../../triggers/broker/index.js';
 import {
   ManifestError as SourceManifestError,
   sourceSpecsFromYaml,
@@ -53,14 +53,6 @@ export function withEmbeddedSchedule(doc: Record<string, unknown>): Record<strin
   const schedule = meta?.annotations?.[EMBEDDED_SCHEDULE_ANNOTATION];
   if (typeof schedule !== 'string') return doc;
   return { ...doc, spec: { ...(doc.spec as object), schedule } };
-}
-
-async function yamlFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
 }
 
 /** The YAML mappings of a text (documents with errors are reported by the parsers below). */

@@ -16,10 +16,9 @@ import {
   type Service as SourceService,
 } from '../../triggers/apiserver-source/index.js';
 import {
-  Broker,
   brokerMetrics,
-  deadLetterFile,
-  JsonlDeadLetterStore,
+  createBrokers,
+  stopBrokers,
   startIngress,
   triggerKey,
   type BrokerMetrics,
@@ -300,25 +299,9 @@ async function assemble(
     () => urls.ingress,
   );
   const metrics = brokerMetrics(registry);
-  const brokers = set.brokers.map(
-    (b) =>
-      new Broker({
-        name: b.name,
-        namespace: b.namespace,
-        triggers: set.triggers,
-        delivery: b.delivery,
-        resolve,
-        deadLetters: new JsonlDeadLetterStore(deadLetterFile(join(o.stateDir, 'dlq'), b)),
-        metrics,
-        log: (level, msg, fields) => log[level](msg, fields),
-      }),
-  );
+  const brokers = createBrokers({ ...set, resolve, metrics, log, stateDir: o.stateDir });
   const ingress: RunningIngress = await startIngress({ brokers, registry, metrics });
-  stoppers.push(async () => {
-    await ingress.close();
-    // deliveries in flight get a moment; retries waiting on backoff are not waited for
-    await Promise.race([Promise.all(brokers.map((b) => b.idle())), new Promise((r) => setTimeout(r, 2000))]);
-  });
+  stoppers.push(() => stopBrokers(ingress, brokers));
   urls.ingress = ingress.url;
   await writeBrokerState(join(o.stateDir, 'broker.json'), { ingressUrl: ingress.url });
 

@@ -15,14 +15,13 @@ import { Registry } from 'prom-client';
 import type { FetchLike } from '../../shared/events/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import {
-  Broker,
   brokerMetrics,
-  deadLetterFile,
-  JsonlDeadLetterStore,
+  createBrokers,
   loadManifestsOrThrow,
   startIngress,
+  stopBrokers,
+  type Broker,
   type DestinationRef,
-  type RunningIngress,
 } from '../broker/index.js';
 import { writeBrokerState } from '../broker/dlq-cli.js';
 import { loadSourceSpecs, startService, type Service } from './main.js';
@@ -124,36 +123,6 @@ export interface RoutedService {
   stop(): Promise<void>;
 }
 
-async function closeAll(ingress: RunningIngress, brokers: readonly Broker[]): Promise<void> {
-  await ingress.close();
-  await Promise.race([Promise.all(brokers.map((b) => b.idle())), new Promise((r) => setTimeout(r, 2000))]);
-}
-
-function makeBrokers(
-  o: RoutedServiceOptions,
-  set: Awaited<ReturnType<typeof loadManifestsOrThrow>>,
-  deps: { resolve: (ref: DestinationRef) => string | undefined; fetch: FetchLike; registry: Registry },
-): Broker[] {
-  const metrics = brokerMetrics(deps.registry);
-  const log = o.logger;
-  return set.brokers.map(
-    (b) =>
-      new Broker({
-        name: b.name,
-        namespace: b.namespace,
-        triggers: set.triggers,
-        delivery: b.delivery,
-        resolve: deps.resolve,
-        fetch: deps.fetch,
-        metrics,
-        log: (level, msg, fields) => log[level](msg, fields),
-        ...(o.stateDir !== undefined
-          ? { deadLetters: new JsonlDeadLetterStore(deadLetterFile(join(o.stateDir, 'dlq'), b)) }
-          : {}),
-      }),
-  );
-}
-
 /** Starts brokers, ingress and sources; every manifest problem is reported before anything runs. */
 export async function startRoutedService(o: RoutedServiceOptions): Promise<RoutedService> {
   const functionUrl = parseFunctionUrlTemplate(o.functionUrl);
@@ -163,10 +132,13 @@ export async function startRoutedService(o: RoutedServiceOptions): Promise<Route
   const resolve = routedResolver(functionUrl, () => urls.ingress);
   const registry = new Registry();
   const baseFetch: FetchLike = o.fetch ?? ((url, init) => fetch(url, init));
-  const brokers = makeBrokers(o, manifests, {
+  const brokers = createBrokers({
+    ...manifests,
     resolve,
-    registry,
+    metrics: brokerMetrics(registry),
+    log: o.logger,
     fetch: withFunctionAuth(baseFetch, o.authToken, () => urls.ingress),
+    ...(o.stateDir !== undefined ? { stateDir: o.stateDir } : {}),
   });
   const ingress = await startIngress({ brokers, registry, host: o.host, port: o.port });
   urls.ingress = ingress.url;
@@ -182,7 +154,7 @@ export async function startRoutedService(o: RoutedServiceOptions): Promise<Route
       ...(o.resyncIntervalMs !== undefined ? { resyncIntervalMs: o.resyncIntervalMs } : {}),
     });
   } catch (err) {
-    await closeAll(ingress, brokers);
+    await stopBrokers(ingress, brokers);
     throw err;
   }
   o.logger.info('event service ready', {
@@ -198,7 +170,7 @@ export async function startRoutedService(o: RoutedServiceOptions): Promise<Route
     registry,
     stop: async () => {
       await sources.stop();
-      await closeAll(ingress, brokers);
+      await stopBrokers(ingress, brokers);
     },
   };
 }

@@ -23,9 +23,17 @@ export { evaluateFilter, filterResult, lookupAttribute, matches } from './filter
 export type { FilterResult } from './filter.js';
 export { ingressHandler, startIngress } from './ingress.js';
 export type { IngressOptions, RunningIngress } from './ingress.js';
-export { loadManifests, loadManifestsOrThrow, ManifestError, parseManifests } from './manifests.js';
+export {
+  loadManifests,
+  loadManifestsOrThrow,
+  ManifestError,
+  parseManifests,
+  yamlFiles,
+} from './manifests.js';
 export type { ManifestSet } from './manifests.js';
 export { brokerMetrics } from './metrics.js';
 export type { BrokerMetrics } from './metrics.js';
 export { BACKOFF_POLICIES, FILTER_DIALECTS, isBackoffPolicy, toTrigger, triggerKey } from './trigger.js';
 export type { BrokerConfig, DeliverySpec, Destination, SubscriptionsApiFilter, Trigger } from './trigger.js';
+export { createBrokers, stopBrokers } from './brokers.js';
+export type { BrokerSetOptions } from './brokers.js';

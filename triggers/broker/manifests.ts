@@ -75,7 +75,8 @@ export function parseManifests(text: string, file: string): ManifestSet {
   return out;
 }
 
-async function yamlFiles(dir: string): Promise<string[]> {
+/** Every `*.yaml`/`*.yml` file under `dir` (recursively), sorted. */
+export async function yamlFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   return entries
     .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
