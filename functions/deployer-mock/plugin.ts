@@ -1,0 +1,159 @@
+/**
+ * The mock deployer (`landscaper.gardener.cloud/mock`), as upstream's: its provider configuration
+ * (`mock.deployer.landscaper.gardener.cloud/v1alpha1` ProviderConfiguration) says what the item's
+ * status becomes — `phase` (overrides everything), `initialPhase` (applied only while the phase is
+ * empty or Init, and then the default Succeeded does not apply), `providerStatus` (copied),
+ * `export` (any JSON, written to a Secret owned by the item under key `config`; `status.exportRef`)
+ * and `continuousReconcile` (read by the continuous-reconcile hook). Delete removes the export
+ * Secret.
+ *
+ * One difference from upstream: the export Secret is named `mock-export-<item uid>` instead of
+ * `generateName: mock-export-`, so a step that is retried after the Secret was created (a replica
+ * killed before its status write) finds the same Secret instead of creating a second one.
+ */
+import { z } from 'zod';
+import { GVK } from '../../shared/api/gvk.js';
+import {
+  DEPLOY_ITEM_PHASES,
+  DeployerTypes,
+  type DeployItem,
+  type DeployItemPhase,
+} from '../../shared/api/landscaper.js';
+import { issueLines } from '../../shared/config/index.js';
+import {
+  DeployerError,
+  type DeployerPlugin,
+  type StepContext,
+  type StepResult,
+} from '../../shared/deployer/types.js';
+import { isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
+
+export const MOCK_CONFIG_API_VERSION = 'mock.deployer.landscaper.gardener.cloud/v1alpha1';
+/** Key of the export in the Secret (upstream's DataObjectSecretDataKey). */
+export const EXPORT_KEY = 'config';
+
+const phase = z.enum(DEPLOY_ITEM_PHASES);
+
+export const MockProviderConfigSchema = z.object({
+  apiVersion: z.literal(MOCK_CONFIG_API_VERSION).optional(),
+  kind: z.literal('ProviderConfiguration').optional(),
+  phase: phase.optional(),
+  initialPhase: phase.optional(),
+  providerStatus: z.record(z.string(), z.unknown()).optional(),
+  export: z.unknown().optional(),
+  continuousReconcile: z.object({ every: z.string().optional(), cron: z.string().optional() }).optional(),
+});
+export type MockProviderConfig = z.output<typeof MockProviderConfigSchema>;
+
+/** The item's provider configuration, or a configuration error with every problem. */
+export function parseMockConfig(item: DeployItem): MockProviderConfig {
+  const parsed = MockProviderConfigSchema.safeParse(item.spec.config ?? {});
+  if (parsed.success) return parsed.data;
+  throw new DeployerError(
+    'Reconcile',
+    'ProviderConfigurationInvalid',
+    `invalid mock provider configuration: ${issueLines(parsed.error).join('; ')}`,
+    ['ERR_CONFIGURATION_PROBLEM'],
+  );
+}
+
+/** The phase the step ends in (pure): upstream's order of initialPhase, default Succeeded, phase. */
+export function mockPhase(config: MockProviderConfig, current: DeployItemPhase | undefined): DeployItemPhase {
+  let next: DeployItemPhase | undefined = current;
+  if (config.initialPhase !== undefined) {
+    if (current === undefined || current === 'Init') next = config.initialPhase;
+  } else {
+    next = 'Succeeded';
+  }
+  if (config.phase !== undefined) next = config.phase;
+  return next ?? 'Succeeded';
+}
+
+export function exportSecretName(item: DeployItem): string {
+  return `mock-export-${item.metadata?.uid ?? item.metadata?.name ?? 'unknown'}`;
+}
+
+interface Secret {
+  apiVersion: 'v1';
+  kind: 'Secret';
+  metadata: Record<string, unknown> & { name: string; namespace: string; resourceVersion?: string };
+  type?: string;
+  data?: Record<string, string>;
+}
+
+function exportSecret(item: DeployItem, data: unknown, name: string, namespace: string): Secret {
+  const meta = item.metadata ?? {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name,
+      namespace,
+      ownerReferences: [
+        {
+          apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+          kind: 'DeployItem',
+          name: meta.name ?? '',
+          uid: meta.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    type: 'Opaque',
+    data: { [EXPORT_KEY]: Buffer.from(JSON.stringify(data ?? null)).toString('base64') },
+  };
+}
+
+/** Creates or updates the export Secret; its reference. */
+async function ensureExport(
+  client: KubeClient,
+  item: DeployItem,
+  data: unknown,
+): Promise<{ name: string; namespace: string }> {
+  const ref = item.status?.exportRef;
+  const namespace = ref?.namespace ?? item.metadata?.namespace ?? 'default';
+  const name = ref?.name ?? exportSecretName(item);
+  const wanted = exportSecret(item, data, name, namespace);
+  try {
+    await client.create(GVK.Secret, wanted);
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+    const existing = await client.get<Secret>(GVK.Secret, namespace, name);
+    if (JSON.stringify(existing.data) !== JSON.stringify(wanted.data)) {
+      await client.mergePatch(GVK.Secret, { namespace, name }, { data: wanted.data });
+    }
+  }
+  return { name, namespace };
+}
+
+async function reconcile(ctx: StepContext): Promise<StepResult> {
+  const config = parseMockConfig(ctx.item);
+  const exportRef =
+    config.export !== undefined ? await ensureExport(ctx.hostClient, ctx.item, config.export) : undefined;
+  return {
+    kind: 'done',
+    phase: mockPhase(config, ctx.item.status?.phase),
+    ...(config.providerStatus !== undefined ? { providerStatus: config.providerStatus } : {}),
+    ...(exportRef !== undefined ? { exportRef } : {}),
+  };
+}
+
+async function remove(ctx: StepContext): Promise<StepResult> {
+  const ref = ctx.item.status?.exportRef;
+  if (ref) {
+    try {
+      await ctx.hostClient.delete(GVK.Secret, {
+        namespace: ref.namespace ?? ctx.item.metadata?.namespace,
+        name: ref.name,
+      });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+  return { kind: 'done', exportRef: null };
+}
+
+export function createMockDeployer(): DeployerPlugin {
+  return { type: DeployerTypes.mock, name: 'mock', reconcile, delete: remove };
+}
