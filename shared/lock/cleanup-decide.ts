@@ -1,0 +1,45 @@
+/**
+ * The pure core of the SyncObject cleanup (specs/landscaper.md): a SyncObject whose object is
+ * gone, or whose object's UID no longer gives the SyncObject's name (the object was deleted and
+ * recreated under the same name), is deleted; unknown kinds are skipped with an error.
+ */
+import type { SyncObject } from '../api/landscaper.js';
+import type { PartialObjectMetadata } from '../api/meta.js';
+import { expectedSyncObjectName } from './names.js';
+
+/** What reading `spec.kind`/`spec.name` gave: its metadata, NotFound, or a kind the product does not know. */
+export type CleanupObservation = PartialObjectMetadata | 'NotFound' | 'UnknownKind';
+
+export const CLEANUP_ACTIONS = ['delete', 'keep', 'skip'] as const;
+export type CleanupAction = (typeof CLEANUP_ACTIONS)[number];
+export function isCleanupAction(value: unknown): value is CleanupAction {
+  return typeof value === 'string' && (CLEANUP_ACTIONS as readonly string[]).includes(value);
+}
+
+export type CleanupDecision =
+  | { action: 'delete'; reason: 'object gone' | 'object recreated' }
+  | { action: 'keep'; reason: string }
+  /** Cannot judge: logged as an error, the SyncObject stays. */
+  | { action: 'skip'; error: string };
+
+/** Why the SyncObject cannot be judged at all (before anything is read), or undefined. */
+export function cleanupPrecheck(so: SyncObject): CleanupDecision | undefined {
+  if (so.metadata?.deletionTimestamp) return { action: 'keep', reason: 'already being deleted' };
+  if (!so.spec?.kind || !so.spec.name) return { action: 'skip', error: 'spec.kind or spec.name is empty' };
+  if (!so.spec.prefix) return { action: 'skip', error: 'spec.prefix is empty' };
+  return undefined;
+}
+
+/** Delete, keep or skip `so` given what reading its object gave. */
+export function decideCleanup(so: SyncObject, observed: CleanupObservation): CleanupDecision {
+  const pre = cleanupPrecheck(so);
+  if (pre) return pre;
+  if (observed === 'UnknownKind') return { action: 'skip', error: `unknown kind ${so.spec.kind}` };
+  if (observed === 'NotFound') return { action: 'delete', reason: 'object gone' };
+  const uid = observed.metadata?.uid;
+  if (!uid) return { action: 'skip', error: 'the object has no UID' };
+  if (expectedSyncObjectName(so.spec.prefix, uid) !== so.metadata?.name) {
+    return { action: 'delete', reason: 'object recreated' };
+  }
+  return { action: 'keep', reason: 'object exists' };
+}

@@ -1,0 +1,128 @@
+/**
+ * The SyncObject cleanup routine (run periodically by a cron function): lists SyncObjects, reads
+ * the metadata of each one's `spec.kind`/`spec.name` in its namespace, and deletes those whose
+ * object is gone or was recreated (see decideCleanup). A delete carries uid and resourceVersion
+ * preconditions, so a SyncObject changed in between (locked again) is left for the next run.
+ */
+import pLimit from 'p-limit';
+import { GVK, gvkForKind } from '../api/gvk.js';
+import type { SyncObject } from '../api/landscaper.js';
+import type { KubeClient } from '../kube/client.js';
+import { isConflict, isNotFound } from '../kube/errors.js';
+import type { Logger } from '../log/index.js';
+import type { CleanupDecision, CleanupObservation } from './cleanup-decide.js';
+import { cleanupPrecheck, decideCleanup } from './cleanup-decide.js';
+
+/** What the cleanup needs of a KubeClient. */
+export type CleanupClient = Pick<KubeClient, 'list' | 'getMetadata' | 'delete'>;
+
+export interface CleanupOptions {
+  /** Only this namespace; default all namespaces. */
+  namespace?: string;
+  /** Only SyncObjects of this controller (`spec.prefix`); default all. */
+  prefix?: string;
+  log: Logger;
+  /** List page size; default 500. */
+  pageSize?: number;
+  /** Objects looked at in parallel; default 8. */
+  concurrency?: number;
+}
+
+export interface CleanupCounts {
+  /** SyncObjects looked at (after the prefix filter). */
+  checked: number;
+  deleted: number;
+  kept: number;
+  /** Unknown kinds and malformed SyncObjects (logged as errors). */
+  skipped: number;
+  /** Reads or deletes that failed (logged; the next run tries again). */
+  failed: number;
+}
+
+type Outcome = keyof CleanupCounts;
+
+const DEFAULT_PAGE_SIZE = 500;
+const DEFAULT_CONCURRENCY = 8;
+
+async function observe(client: CleanupClient, so: SyncObject): Promise<CleanupObservation> {
+  const gvk = gvkForKind(so.spec.kind);
+  if (!gvk) return 'UnknownKind';
+  try {
+    return await client.getMetadata(gvk, gvk.namespaced ? so.metadata?.namespace : undefined, so.spec.name);
+  } catch (err) {
+    if (isNotFound(err)) return 'NotFound';
+    throw err;
+  }
+}
+
+async function deleteSyncObject(client: CleanupClient, so: SyncObject): Promise<'deleted' | 'kept'> {
+  const { namespace, name, uid, resourceVersion } = so.metadata ?? {};
+  try {
+    await client.delete(
+      GVK.SyncObject,
+      { namespace, name: name ?? '' },
+      { preconditions: { uid, resourceVersion } },
+    );
+    return 'deleted';
+  } catch (err) {
+    // Gone already (another run), or changed since the list (the next run judges it again).
+    if (isNotFound(err) || isConflict(err)) return 'kept';
+    throw err;
+  }
+}
+
+async function apply(
+  client: CleanupClient,
+  so: SyncObject,
+  decision: CleanupDecision,
+  log: Logger,
+): Promise<Outcome> {
+  const fields = {
+    syncObject: `${so.metadata?.namespace}/${so.metadata?.name}`,
+    kind: so.spec?.kind,
+    name: so.spec?.name,
+  };
+  if (decision.action === 'skip') {
+    log.error('SyncObject skipped by cleanup', { ...fields, error: decision.error });
+    return 'skipped';
+  }
+  if (decision.action === 'keep') return 'kept';
+  const outcome = await deleteSyncObject(client, so);
+  if (outcome === 'deleted') log.info('deleted SyncObject', { ...fields, reason: decision.reason });
+  return outcome;
+}
+
+async function cleanupOne(client: CleanupClient, so: SyncObject, log: Logger): Promise<Outcome> {
+  try {
+    const decision = cleanupPrecheck(so) ?? decideCleanup(so, await observe(client, so));
+    return await apply(client, so, decision, log);
+  } catch (err) {
+    log.error('SyncObject cleanup failed', {
+      syncObject: `${so.metadata?.namespace}/${so.metadata?.name}`,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return 'failed';
+  }
+}
+
+/** Deletes the SyncObjects whose object is gone or was recreated; returns what it did. */
+export async function cleanupSyncObjects(
+  client: CleanupClient,
+  opts: CleanupOptions,
+): Promise<CleanupCounts> {
+  const counts: CleanupCounts = { checked: 0, deleted: 0, kept: 0, skipped: 0, failed: 0 };
+  const limit = pLimit(opts.concurrency ?? DEFAULT_CONCURRENCY);
+  let cont: string | undefined;
+  do {
+    const page = await client.list<SyncObject>(GVK.SyncObject, opts.namespace, {
+      limit: opts.pageSize ?? DEFAULT_PAGE_SIZE,
+      continue: cont,
+    });
+    const mine = page.items.filter((so) => opts.prefix === undefined || so.spec?.prefix === opts.prefix);
+    const outcomes = await Promise.all(mine.map((so) => limit(() => cleanupOne(client, so, opts.log))));
+    for (const o of outcomes) counts[o] += 1;
+    counts.checked += mine.length;
+    cont = page.metadata?.continue || undefined;
+  } while (cont);
+  return counts;
+}

@@ -1,0 +1,222 @@
+/**
+ * The SyncObject locker (specs/landscaper.md, "SyncObject lock"): the thin I/O shell around
+ * decideAcquire/decideRelease. Every read goes to the API server (never a cache); a create that
+ * finds the SyncObject already there, or a take-over whose resourceVersion is stale, means "not
+ * locked". Unlock sets podName "" and never deletes. Within one instance the same object is not
+ * locked twice at once either (an instance may run several invocations concurrently).
+ */
+import { GVK } from '../api/gvk.js';
+import type { SyncObject } from '../api/landscaper.js';
+import type { KubeClient } from '../kube/client.js';
+import { ConflictRetryExhaustedError, isAlreadyExists, isConflict, isNotFound } from '../kube/errors.js';
+import type { Logger } from '../log/index.js';
+import type { LockTarget } from './decide.js';
+import { decideAcquire, decideRelease, newSyncObject, withOwner } from './decide.js';
+import type { Liveness, LivenessHold } from './liveness.js';
+import { syncObjectName } from './names.js';
+import { silentLogger } from './silent.js';
+
+/** What the locker needs of a KubeClient. */
+export type LockClient = Pick<KubeClient, 'get' | 'create' | 'replace'>;
+
+export interface LockerOptions {
+  client: LockClient;
+  /** The controller, e.g. `manifest`, `mock`: SyncObjects are named `<prefix>-<uid>`. */
+  prefix: string;
+  /** This instance's identity (see lockOwner). */
+  owner: string;
+  liveness: Liveness;
+  now?: () => Date;
+  log?: Logger;
+}
+
+export interface LockResult {
+  locked: boolean;
+  /** Why not locked (or how it was locked), for logs. */
+  reason?: string;
+}
+
+export type WithLockResult<T> = { locked: true; value: T } | { locked: false; reason: string };
+
+export interface Locker {
+  readonly prefix: string;
+  readonly owner: string;
+  /**
+   * Tries once to lock `target` for this owner. Throws SyncObjectNameError (terminal) when the
+   * SyncObject name cannot exist, and API errors other than the expected races (transient).
+   */
+  acquire(target: LockTarget): Promise<LockResult>;
+  /** Unlocks (podName "", lastUpdateTime now) when this owner still holds the lock. Never deletes. */
+  release(target: LockTarget): Promise<void>;
+  /** acquire, run `fn`, release (also when `fn` throws; its error wins). */
+  withLock<T>(target: LockTarget, fn: () => Promise<T>): Promise<WithLockResult<T>>;
+}
+
+const RELEASE_ATTEMPTS = 3;
+const NO_HOLD: LivenessHold = { release: () => undefined };
+
+interface Attempt {
+  result: LockResult;
+  hold?: LivenessHold;
+}
+
+class SyncObjectLocker implements Locker {
+  /** Per `namespace/name`: the liveness hold of a lock this instance holds (or is acquiring). */
+  private readonly local = new Map<string, LivenessHold | undefined>();
+  private readonly now: () => Date;
+  private readonly log: Logger;
+
+  constructor(private readonly o: LockerOptions) {
+    if (o.owner === '') throw new Error('locker: the owner identity is empty');
+    syncObjectName(o.prefix, '00000000-0000-0000-0000-000000000000');
+    this.now = o.now ?? ((): Date => new Date());
+    this.log = o.log ?? silentLogger;
+  }
+
+  get prefix(): string {
+    return this.o.prefix;
+  }
+
+  get owner(): string {
+    return this.o.owner;
+  }
+
+  async acquire(target: LockTarget): Promise<LockResult> {
+    const name = syncObjectName(this.o.prefix, target.uid);
+    const key = `${target.namespace}/${name}`;
+    if (this.local.has(key))
+      return { locked: false, reason: 'locked by another invocation of this instance' };
+    this.local.set(key, undefined);
+    let attempt: Attempt;
+    try {
+      attempt = await this.tryAcquire(target, name);
+    } catch (err) {
+      this.local.delete(key);
+      throw err;
+    }
+    if (attempt.result.locked) this.local.set(key, attempt.hold);
+    else this.local.delete(key);
+    this.log.debug(attempt.result.locked ? 'locked' : 'not locked', {
+      syncObject: key,
+      reason: attempt.result.reason,
+    });
+    return attempt.result;
+  }
+
+  private async tryAcquire(target: LockTarget, name: string): Promise<Attempt> {
+    const existing = await this.read(target.namespace, name);
+    let step = decideAcquire(existing, this.o.owner);
+    if (step.action === 'checkLiveness') {
+      step = decideAcquire(existing, this.o.owner, await this.o.liveness.isAlive(step.owner));
+    }
+    switch (step.action) {
+      case 'mine':
+        return this.write(() => Promise.resolve(), 'already mine');
+      case 'create': {
+        const so = newSyncObject({
+          name,
+          prefix: this.o.prefix,
+          target,
+          owner: this.o.owner,
+          now: this.now(),
+        });
+        return this.write(() => this.o.client.create(GVK.SyncObject, so), 'created');
+      }
+      case 'takeOver': {
+        const next = withOwner(existing!, this.o.owner, this.now());
+        return this.write(() => this.o.client.replace(GVK.SyncObject, next), `taken over: ${step.reason}`);
+      }
+      case 'notLocked':
+        return { result: { locked: false, reason: step.reason } };
+      default:
+        return { result: { locked: false, reason: 'owner liveness unknown' } };
+    }
+  }
+
+  /** Makes the owner visibly alive, then writes; a lost race gives "not locked". */
+  private async write(fn: () => Promise<unknown>, how: string): Promise<Attempt> {
+    let hold: LivenessHold;
+    try {
+      hold = this.o.liveness.hold ? await this.o.liveness.hold(this.o.owner) : NO_HOLD;
+    } catch (err) {
+      return { result: { locked: false, reason: `cannot announce liveness: ${String(err)}` } };
+    }
+    try {
+      await fn();
+    } catch (err) {
+      hold.release();
+      const lost = lostRace(err);
+      if (lost) return { result: { locked: false, reason: lost } };
+      throw err;
+    }
+    return { result: { locked: true, reason: how }, hold };
+  }
+
+  async release(target: LockTarget): Promise<void> {
+    const name = syncObjectName(this.o.prefix, target.uid);
+    const key = `${target.namespace}/${name}`;
+    try {
+      await this.unlock(target.namespace, name);
+    } finally {
+      this.local.get(key)?.release();
+      this.local.delete(key);
+    }
+  }
+
+  private async unlock(namespace: string, name: string): Promise<void> {
+    let last: unknown;
+    for (let i = 0; i < RELEASE_ATTEMPTS; i++) {
+      const existing = await this.read(namespace, name);
+      const step = decideRelease(existing, this.o.owner);
+      if (step.action === 'none') {
+        this.log.debug('nothing to unlock', { syncObject: `${namespace}/${name}`, reason: step.reason });
+        return;
+      }
+      try {
+        await this.o.client.replace(GVK.SyncObject, withOwner(existing!, '', this.now()));
+        return;
+      } catch (err) {
+        if (!isConflict(err)) throw err;
+        last = err;
+      }
+    }
+    throw new ConflictRetryExhaustedError(RELEASE_ATTEMPTS, last);
+  }
+
+  async withLock<T>(target: LockTarget, fn: () => Promise<T>): Promise<WithLockResult<T>> {
+    const res = await this.acquire(target);
+    if (!res.locked) return { locked: false, reason: res.reason ?? 'not locked' };
+    let value: T;
+    try {
+      value = await fn();
+    } catch (err) {
+      await this.release(target).catch((e: unknown) => {
+        this.log.error('unlock failed', { uid: target.uid, error: String(e) });
+      });
+      throw err;
+    }
+    await this.release(target);
+    return { locked: true, value };
+  }
+
+  private async read(namespace: string, name: string): Promise<SyncObject | undefined> {
+    try {
+      return await this.o.client.get<SyncObject>(GVK.SyncObject, namespace, name);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+}
+
+function lostRace(err: unknown): string | undefined {
+  if (isAlreadyExists(err)) return 'created concurrently by another owner';
+  if (isConflict(err)) return 'changed concurrently by another owner';
+  if (isNotFound(err)) return 'deleted concurrently';
+  return undefined;
+}
+
+/** A locker for one controller (`prefix`) and one owner. Does no I/O until called. */
+export function createLocker(options: LockerOptions): Locker {
+  return new SyncObjectLocker(options);
+}

@@ -1,0 +1,204 @@
+/**
+ * The SyncObject cleanup routine against the embedded API server: SyncObjects of gone or
+ * recreated objects are deleted, others kept, unknown kinds skipped with an error log; a
+ * SyncObject changed between list and delete survives (delete preconditions).
+ */
+import { startApiServer } from '../../../local/apiserver/index.js';
+import type { ApiServer } from '../../../local/apiserver/index.js';
+import { GVK } from '../../../shared/api/gvk.js';
+import type { SyncObject } from '../../../shared/api/landscaper.js';
+import { createKubeClient, isNotFound, kubeConfigFromYaml } from '../../../shared/kube/index.js';
+import type { KubeClient } from '../../../shared/kube/index.js';
+import type { CleanupClient, Liveness, Locker, LockTarget } from '../../../shared/lock/index.js';
+import { cleanupSyncObjects, createLocker, newSyncObject } from '../../../shared/lock/index.js';
+import {
+  configMapTarget,
+  deployItemTarget,
+  ensureNamespace,
+  readSyncObject,
+  recordingLogger,
+} from './support.js';
+
+let srv: ApiServer;
+let client: KubeClient;
+
+const alwaysAlive: Liveness = { isAlive: () => Promise.resolve(true) };
+
+beforeAll(async () => {
+  srv = await startApiServer({ clusters: ['main'] });
+  client = createKubeClient(kubeConfigFromYaml(srv.cluster('main').kubeconfigYaml()), {
+    fieldManager: 'lock-test',
+  });
+});
+
+afterAll(async () => {
+  await srv?.stop();
+});
+
+function locker(prefix = 'mock', owner = 'fn-a'): Locker {
+  return createLocker({ client, prefix, owner, liveness: alwaysAlive });
+}
+
+async function names(namespace: string): Promise<string[]> {
+  const list = await client.list<SyncObject>(GVK.SyncObject, namespace);
+  return list.items.map((so) => so.metadata!.name!).sort();
+}
+
+async function exists(namespace: string, name: string): Promise<boolean> {
+  try {
+    await readSyncObject(client, namespace, name);
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+describe('cleanupSyncObjects', () => {
+  const NS = 'cleanup-a';
+
+  it('deletes for gone and recreated objects, keeps the others, skips unknown kinds', async () => {
+    await ensureNamespace(client, NS);
+    const live = await deployItemTarget(client, NS, 'live');
+    const gone = await deployItemTarget(client, NS, 'gone');
+    const old = await configMapTarget(client, NS, 'recreated');
+    for (const t of [live, gone, old]) expect((await locker().acquire(t)).locked).toBe(true);
+    await locker().release(live);
+
+    await client.delete(GVK.DeployItem, { namespace: NS, name: 'gone' });
+    await client.delete(GVK.ConfigMap, { namespace: NS, name: 'recreated' });
+    const renewed = await configMapTarget(client, NS, 'recreated');
+    expect(renewed.uid).not.toBe(old.uid);
+    expect((await locker().acquire(renewed)).locked).toBe(true);
+
+    const gizmo: LockTarget = { kind: 'Gizmo', name: 'g', namespace: NS, uid: 'g-uid' };
+    await client.create<SyncObject>(
+      GVK.SyncObject,
+      newSyncObject({ name: 'mock-g-uid', prefix: 'mock', target: gizmo, owner: '', now: new Date() }),
+    );
+
+    const { log, lines } = recordingLogger('cleanup');
+    const counts = await cleanupSyncObjects(client, { namespace: NS, log });
+
+    expect(counts).toEqual({ checked: 5, deleted: 2, kept: 2, skipped: 1, failed: 0 });
+    expect(await names(NS)).toEqual([`mock-${live.uid}`, `mock-${renewed.uid}`, 'mock-g-uid'].sort());
+    expect(lines.filter((l) => l.level === 'error')).toEqual([
+      expect.objectContaining({
+        msg: 'SyncObject skipped by cleanup',
+        kind: 'Gizmo',
+        error: 'unknown kind Gizmo',
+      }),
+    ]);
+    expect(
+      lines
+        .filter((l) => l.msg === 'deleted SyncObject')
+        .map((l) => l.reason)
+        .sort(),
+    ).toEqual(['object gone', 'object recreated']);
+
+    // A second run finds nothing more to do.
+    expect(await cleanupSyncObjects(client, { namespace: NS, log })).toEqual({
+      checked: 3,
+      deleted: 0,
+      kept: 2,
+      skipped: 1,
+      failed: 0,
+    });
+  });
+
+  it('keeps the SyncObject of an object that is being deleted (finalizers)', async () => {
+    const ns = 'cleanup-b';
+    await ensureNamespace(client, ns);
+    await client.create(GVK.ConfigMap, {
+      metadata: { name: 'held', namespace: ns, finalizers: ['example.com/x'] },
+    });
+    const meta = await client.getMetadata(GVK.ConfigMap, ns, 'held');
+    const target: LockTarget = { kind: 'ConfigMap', name: 'held', namespace: ns, uid: meta.metadata.uid! };
+    await locker().acquire(target);
+    await client.delete(GVK.ConfigMap, { namespace: ns, name: 'held' });
+    const { log } = recordingLogger('cleanup');
+    expect(await cleanupSyncObjects(client, { namespace: ns, log })).toMatchObject({ deleted: 0, kept: 1 });
+    expect(await exists(ns, `mock-${target.uid}`)).toBe(true);
+  });
+
+  it('with a prefix, only that controller’s SyncObjects are looked at', async () => {
+    const ns = 'cleanup-c';
+    await ensureNamespace(client, ns);
+    const t = await configMapTarget(client, ns, 'twice-locked');
+    await locker('mock').acquire(t);
+    await locker('manifest').acquire(t);
+    await client.delete(GVK.ConfigMap, { namespace: ns, name: 'twice-locked' });
+    const { log } = recordingLogger('cleanup');
+    expect(await cleanupSyncObjects(client, { namespace: ns, prefix: 'manifest', log })).toMatchObject({
+      checked: 1,
+      deleted: 1,
+    });
+    expect(await names(ns)).toEqual([`mock-${t.uid}`]);
+  });
+
+  it('pages through the list and covers every namespace when none is given', async () => {
+    const ns = 'cleanup-d';
+    await ensureNamespace(client, ns);
+    const targets: LockTarget[] = [];
+    for (let i = 0; i < 5; i++) targets.push(await configMapTarget(client, ns, `paged-${i}`));
+    for (const t of targets) await locker('paged').acquire(t);
+    for (const t of targets.slice(0, 3)) await client.delete(GVK.ConfigMap, { namespace: ns, name: t.name });
+    const { log } = recordingLogger('cleanup');
+    const counts = await cleanupSyncObjects(client, { prefix: 'paged', pageSize: 2, concurrency: 2, log });
+    expect(counts).toEqual({ checked: 5, deleted: 3, kept: 2, skipped: 0, failed: 0 });
+    expect(await names(ns)).toEqual(
+      targets
+        .slice(3)
+        .map((t) => `paged-${t.uid}`)
+        .sort(),
+    );
+  });
+
+  it('a SyncObject changed between the list and the delete is not deleted (preconditions)', async () => {
+    const ns = 'cleanup-e';
+    await ensureNamespace(client, ns);
+    const t = await configMapTarget(client, ns, 'raced');
+    await locker().acquire(t);
+    await client.delete(GVK.ConfigMap, { namespace: ns, name: 'raced' });
+    // Someone writes the SyncObject after the cleanup listed it (a late unlock, here).
+    const racing: CleanupClient = {
+      list: (gvk, namespace, options) => client.list(gvk, namespace, options),
+      getMetadata: async (gvk, namespace, name) => {
+        await locker().release(t);
+        return client.getMetadata(gvk, namespace, name);
+      },
+      delete: (gvk, ref, options) => client.delete(gvk, ref, options),
+    };
+    const { log } = recordingLogger('cleanup');
+    expect(await cleanupSyncObjects(racing, { namespace: ns, log })).toMatchObject({ deleted: 0, kept: 1 });
+    expect((await readSyncObject(client, ns, `mock-${t.uid}`)).spec.podName).toBe('');
+    // The next run deletes it.
+    expect(await cleanupSyncObjects(client, { namespace: ns, log })).toMatchObject({ deleted: 1 });
+  });
+
+  it('a read that fails is counted and logged, the rest goes on', async () => {
+    const ns = 'cleanup-f';
+    await ensureNamespace(client, ns);
+    const a = await configMapTarget(client, ns, 'fails');
+    const b = await configMapTarget(client, ns, 'fine');
+    await locker().acquire(a);
+    await locker().acquire(b);
+    const failing: CleanupClient = {
+      list: (gvk, namespace, options) => client.list(gvk, namespace, options),
+      getMetadata: (gvk, namespace, name) =>
+        name === 'fails' ? Promise.reject(new Error('boom')) : client.getMetadata(gvk, namespace, name),
+      delete: (gvk, ref, options) => client.delete(gvk, ref, options),
+    };
+    const { log, lines } = recordingLogger('cleanup');
+    expect(await cleanupSyncObjects(failing, { namespace: ns, log })).toEqual({
+      checked: 2,
+      deleted: 0,
+      kept: 1,
+      skipped: 0,
+      failed: 1,
+    });
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'error', msg: 'SyncObject cleanup failed', error: 'boom' }),
+    ]);
+  });
+});
