@@ -1,0 +1,180 @@
+/**
+ * A deployer as a function: the configuration every deployer function shares, the per-instance
+ * wiring (host cluster client, Redis, SyncObject locker with Pod or heartbeat liveness, requeue,
+ * Target clients, hooks), and the CloudEvent handler that runs one contract step
+ * (./run.ts) for a `dev.landscape.deployitem.reconcile` event of its `deployertype` or a
+ * `dev.landscape.requeue` event for itself.
+ *
+ * Config (CONFIG_FILE, YAML; REDIS_URL and LOG_LEVEL override):
+ * ```yaml
+ * identity: deployer-mock     # status.deployer.identity (default: the function name)
+ * version: 0.1.0              # status.deployer.version
+ * lockRetryDelay: 2s          # look again this much later when another replica holds the lock
+ * continuousReconcile: true   # run the continuous-reconcile hook
+ * workers: {concurrency: 10, instances: 3}   # for the "worker threads" log (70 % of the product)
+ * redisUrl: redis://...       # usually from REDIS_URL
+ * ```
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { parseDuration, lazyRedis, type RedisHandle } from '../../cache/index.js';
+import { loadConfigWith, type ConfigResult, type EnvOverride } from '../../config/index.js';
+import { EventTypes } from '../../events/index.js';
+import {
+  createInstance,
+  eventObjectRef,
+  eventType,
+  hostKubeConfig,
+  type Env,
+  type FunctionInstance,
+  type InstanceOptions,
+} from '../../function/index.js';
+import { createKubeClient, kubeConfigForTarget, type KubeClient } from '../../kube/index.js';
+import { createLocker, livenessFor, lockOwner } from '../../lock/index.js';
+import { LOG_LEVELS, type Logger } from '../../log/index.js';
+import { requeue } from '../../requeue/index.js';
+import { continuousReconcileHookSetup, registerHookSetup, type ReconcileHooks } from '../index.js';
+import type { DeployerPlugin } from '../types.js';
+import { reconcileItem, type ItemRef, type RunOutcome, type RuntimeDeps } from './run.js';
+
+const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  try {
+    return parseDuration(v);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
+
+export const DeployerConfigSchema = z.strictObject({
+  /** Default: the function name. */
+  identity: z.string().min(1).optional(),
+  version: z.string().min(1).default('0.1.0'),
+  lockRetryDelay: duration.default(2000),
+  continuousReconcile: z.boolean().default(true),
+  workers: z
+    .strictObject({
+      concurrency: z.number().int().min(1).default(10),
+      instances: z.number().int().min(1).default(3),
+    })
+    .default({ concurrency: 10, instances: 3 }),
+  redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+});
+export type DeployerConfig = z.output<typeof DeployerConfigSchema>;
+
+export const DEPLOYER_ENV_OVERRIDES = {
+  LOG_LEVEL: { key: 'logLevel' },
+  REDIS_URL: { key: 'redisUrl' },
+} as const satisfies Record<string, EnvOverride>;
+
+export function loadDeployerConfig(fileText: string | undefined, env: Env): ConfigResult<DeployerConfig> {
+  return loadConfigWith(DeployerConfigSchema, DEPLOYER_ENV_OVERRIDES, fileText, env);
+}
+
+export interface DeployerInstanceDeps {
+  runtime: RuntimeDeps;
+  redis: RedisHandle;
+}
+
+function hooksFor(config: DeployerConfig): ReconcileHooks {
+  return config.continuousReconcile ? registerHookSetup({}, continuousReconcileHookSetup()) : {};
+}
+
+function setup(
+  functionName: string,
+  plugin: DeployerPlugin,
+  config: DeployerConfig,
+  env: Env,
+  log: Logger,
+): DeployerInstanceDeps {
+  const host = createKubeClient(hostKubeConfig(env), { fieldManager: functionName });
+  const redis = lazyRedis({ url: config.redisUrl, connectionName: functionName });
+  const who = lockOwner(env);
+  const locker = createLocker({
+    client: host,
+    prefix: plugin.name,
+    owner: who.owner,
+    liveness: livenessFor(who, { client: host, redis, log }),
+    log,
+  });
+  const runtime: RuntimeDeps = {
+    plugin,
+    host,
+    locker,
+    requeue: async (ref: ItemRef, afterMs: number): Promise<void> => {
+      const at = new Date(Date.now() + Math.max(0, afterMs));
+      await requeue(await redis.get(), {
+        target: functionName,
+        kind: 'DeployItem',
+        namespace: ref.namespace,
+        name: ref.name,
+        at,
+      });
+    },
+    targetClient: async (target): Promise<KubeClient> =>
+      createKubeClient(await kubeConfigForTarget(target, { readSecret: host.secretReader() }), {
+        fieldManager: functionName,
+      }),
+    hooks: hooksFor(config),
+    deployer: { name: functionName, identity: config.identity ?? functionName, version: config.version },
+    now: () => new Date(),
+    newId: randomUUID,
+    log,
+    lockRetryMs: config.lockRetryDelay,
+  };
+  return { runtime, redis };
+}
+
+export function createDeployerInstance(
+  functionName: string,
+  plugin: DeployerPlugin,
+  opts: InstanceOptions = {},
+): FunctionInstance<DeployerConfig, DeployerInstanceDeps> {
+  return createInstance(
+    {
+      name: functionName,
+      loadConfig: loadDeployerConfig,
+      setup: ({ config, env, log }) => setup(functionName, plugin, config, env, log),
+      close: (deps) => deps.redis.close(),
+    },
+    opts,
+  );
+}
+
+/** Which events are this deployer's: its reconcile events, and requeues addressed to it. */
+export function isDeployerEvent(ce: unknown, functionName: string, plugin: DeployerPlugin): boolean {
+  const e = (typeof ce === 'object' && ce !== null ? ce : {}) as Record<string, unknown>;
+  const type = eventType(ce);
+  if (type === EventTypes.deployItemReconcile) return e.deployertype === plugin.name;
+  if (type === EventTypes.requeue) return e.target === functionName;
+  return false;
+}
+
+/** One event through the deployer: the outcome (tests, logs); undefined when the event is not its own. */
+export async function runDeployerEvent(
+  functionName: string,
+  plugin: DeployerPlugin,
+  instance: FunctionInstance<DeployerConfig, DeployerInstanceDeps>,
+  ce: unknown,
+): Promise<RunOutcome | undefined> {
+  const r = await instance.ready();
+  if (!r.ok) return undefined;
+  const ref = eventObjectRef(ce);
+  if (!isDeployerEvent(ce, functionName, plugin) || !ref) {
+    r.log.warn('not an event for this deployer; ignored', { type: eventType(ce) });
+    return undefined;
+  }
+  return reconcileItem(r.deps.runtime, ref);
+}
+
+/** The CloudEvent handler of a deployer function (returns nothing: a body would be a reply event; a throw means retry). */
+export function deployerHandler(
+  functionName: string,
+  plugin: DeployerPlugin,
+  instance: FunctionInstance<DeployerConfig, DeployerInstanceDeps>,
+): (ce: unknown) => Promise<void> {
+  return async (ce: unknown): Promise<void> => {
+    await runDeployerEvent(functionName, plugin, instance, ce);
+  };
+}
