@@ -6,7 +6,9 @@
  * - CONFIG_FILE inside the Service's config mount → `<configDir>/<function>.yaml`;
  * - Secret/ConfigMap key refs → read from the main cluster (a missing optional one is left out);
  * - K_SERVICE, K_REVISION, K_CONFIGURATION, FUNCTION_TARGET, KUBECONFIG (the in-cluster
- *   config's stand-in) and PATH/HOME/TZ/LANG/NODE_OPTIONS/LOG_LEVEL from the landscape's own process.
+ *   config's stand-in), LANDSCAPE_ACTIVATOR_URL (the activator's /status, where the embedded
+ *   landscape keeps what Knative's PodAutoscalers say on a cluster) and
+ *   PATH/HOME/TZ/LANG/NODE_OPTIONS/LOG_LEVEL from the landscape's own process.
  */
 import { join } from 'node:path';
 import type { EnvSource, FunctionService } from './services.js';
@@ -18,6 +20,8 @@ export interface EnvContext {
   podName: string;
   /** The local broker ingress base URL. */
   ingressUrl: string;
+  /** The activator's own base URL (its /status): LANDSCAPE_ACTIVATOR_URL, for the monitoring function. */
+  activatorUrl?: string;
   configDir: string;
   kubeconfig: string;
   /** The landscape's own environment (PATH etc. are passed through). */
@@ -102,6 +106,7 @@ export async function replicaEnv(service: FunctionService, ctx: EnvContext): Pro
     FUNCTION_TARGET: service.name,
     KUBECONFIG: ctx.kubeconfig,
     NODE_ENV: 'production',
+    ...(ctx.activatorUrl ? { LANDSCAPE_ACTIVATOR_URL: ctx.activatorUrl } : {}),
   });
   for (const e of service.env) {
     const v = await valueOf(e.name, e.from, service, ctx);

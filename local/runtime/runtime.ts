@@ -275,6 +275,7 @@ async function assemble(
       replicaEnv(service, {
         podName,
         ingressUrl: urls.ingress,
+        activatorUrl: urls.activator.url,
         configDir: o.configDir,
         kubeconfig: o.kubeconfigPath,
         hostEnv: o.hostEnv ?? process.env,

@@ -32,6 +32,7 @@ import {
 import { createKubeClient, kubeConfigForTarget, type KubeClient } from '../../kube/index.js';
 import { createLocker, livenessFor, lockOwner } from '../../lock/index.js';
 import { LOG_LEVELS, type Logger } from '../../log/index.js';
+import { createWorkerCounter, type WorkerCounter } from '../../monitoring/index.js';
 import { requeue } from '../../requeue/index.js';
 import { continuousReconcileHookSetup, registerHookSetup, type ReconcileHooks } from '../index.js';
 import type { DeployerPlugin } from '../types.js';
@@ -75,6 +76,7 @@ export function loadDeployerConfig(fileText: string | undefined, env: Env): Conf
 export interface DeployerInstanceDeps {
   runtime: RuntimeDeps;
   redis: RedisHandle;
+  workers: WorkerCounter;
 }
 
 function hooksFor(config: DeployerConfig): ReconcileHooks {
@@ -91,6 +93,7 @@ function setup(
   const host = createKubeClient(hostKubeConfig(env), { fieldManager: functionName });
   const redis = lazyRedis({ url: config.redisUrl, connectionName: functionName });
   const who = lockOwner(env);
+  const workers = createWorkerCounter({ redis, instance: who.owner, log });
   const locker = createLocker({
     client: host,
     prefix: plugin.name,
@@ -122,8 +125,17 @@ function setup(
     newId: randomUUID,
     log,
     lockRetryMs: config.lockRetryDelay,
+    inFlight: async (): Promise<() => Promise<void>> => {
+      const entry = await workers.startReconcile({
+        controller: functionName,
+        kind: 'DeployItem',
+        instances: config.workers.instances,
+        concurrency: config.workers.concurrency,
+      });
+      return () => entry.done();
+    },
   };
-  return { runtime, redis };
+  return { runtime, redis, workers };
 }
 
 export function createDeployerInstance(
@@ -136,7 +148,10 @@ export function createDeployerInstance(
       name: functionName,
       loadConfig: loadDeployerConfig,
       setup: ({ config, env, log }) => setup(functionName, plugin, config, env, log),
-      close: (deps) => deps.redis.close(),
+      close: async (deps) => {
+        deps.workers.stop();
+        await deps.redis.close();
+      },
     },
     opts,
   );

@@ -4,7 +4,7 @@ import { mergeDiff } from './patch.js';
 function apply(target: unknown, patch: unknown): unknown {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
   const out: Record<string, unknown> =
-    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target) } : {};
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = apply(out[k], v);

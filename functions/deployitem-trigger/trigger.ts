@@ -1,0 +1,67 @@
+/**
+ * The job trigger, the Landscaper's side of the deployer contract: for one DeployItem, write what
+ * `decideJob` says — a new `status.jobID` (+ `jobIDGenerationTime`) when the item was created, its
+ * spec changed or it is being deleted and the previous job is finished, and the
+ * `deployer-type` / `deployer-target-name` annotations. The status write is optimistic (the
+ * resourceVersion read), so a job is never handed out twice; a conflict is thrown (the event is
+ * retried and decided again on fresh data).
+ */
+import { GVK } from '../../shared/api/gvk.js';
+import { DEFAULT_CONTEXT_NAME, type DeployItem } from '../../shared/api/landscaper.js';
+import { decideJob, type JobTrigger } from '../../shared/deployer/index.js';
+import { isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
+import type { Logger } from '../../shared/log/index.js';
+import type { TriggerConfig } from './config.js';
+
+export interface TriggerDeps {
+  client: KubeClient;
+  now: () => Date;
+  newId: () => string;
+  log: Logger;
+}
+
+export type TriggerOutcome = 'gone' | 'unchanged' | JobTrigger | 'annotated';
+
+async function ensureContext(client: KubeClient, namespace: string, log: Logger): Promise<void> {
+  try {
+    await client.create(GVK.Context, {
+      apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+      kind: 'Context',
+      metadata: { name: DEFAULT_CONTEXT_NAME, namespace },
+    });
+    log.info('created the default Context', { namespace });
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+  }
+}
+
+/** Decides and writes for the item `namespace/name`. */
+export async function triggerJob(
+  deps: TriggerDeps,
+  config: TriggerConfig,
+  ref: { namespace: string; name: string },
+): Promise<TriggerOutcome> {
+  let item: DeployItem;
+  try {
+    item = await deps.client.get<DeployItem>(GVK.DeployItem, ref.namespace, ref.name);
+  } catch (err) {
+    if (isNotFound(err)) return 'gone';
+    throw err;
+  }
+  const decision = decideJob(item, deps.now(), deps.newId);
+  if (!decision) return 'unchanged';
+  if (decision.status) {
+    if (decision.trigger === 'Created' && config.ensureDefaultContext)
+      await ensureContext(deps.client, ref.namespace, deps.log);
+    await deps.client.replaceStatus(GVK.DeployItem, { ...item, status: decision.status });
+    deps.log.info('new job', {
+      deployItem: `${ref.namespace}/${ref.name}`,
+      trigger: decision.trigger,
+      jobID: decision.status.jobID,
+    });
+  }
+  if (decision.annotations) {
+    await deps.client.mergePatch(GVK.DeployItem, ref, { metadata: { annotations: decision.annotations } });
+  }
+  return decision.trigger ?? 'annotated';
+}

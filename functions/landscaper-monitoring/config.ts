@@ -1,0 +1,42 @@
+/**
+ * Configuration of the autoscaling statistics (pure). Every problem is listed.
+ *
+ * ```yaml
+ * namespace: landscape-system   # where the functions' Knative Services run
+ * knative: true                 # Knative PodAutoscalers (and the HPAs of HPA-class ones)
+ * hpa: false                    # also HPAs that no PodAutoscaler owns
+ * activatorUrl: ""              # the embedded landscape's activator (LANDSCAPE_ACTIVATOR_URL)
+ * ```
+ */
+import { z } from 'zod';
+import {
+  loadConfigWith,
+  type ConfigResult as SharedConfigResult,
+  type EnvOverride,
+} from '../../shared/config/index.js';
+import { LOG_LEVELS } from '../../shared/log/index.js';
+
+export const FUNCTION_NAME = 'landscaper-monitoring';
+
+export const MonitoringConfigSchema = z.strictObject({
+  namespace: z.string().min(1).default('landscape-system'),
+  knative: z.boolean().default(true),
+  hpa: z.boolean().default(false),
+  activatorUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+});
+export type MonitoringConfig = z.output<typeof MonitoringConfigSchema>;
+
+export const ENV_OVERRIDES = {
+  LOG_LEVEL: { key: 'logLevel' },
+  LANDSCAPE_ACTIVATOR_URL: { key: 'activatorUrl' },
+} as const satisfies Record<string, EnvOverride>;
+
+export type ConfigResult = SharedConfigResult<MonitoringConfig>;
+
+export function loadConfig(
+  fileText: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigResult {
+  return loadConfigWith(MonitoringConfigSchema, ENV_OVERRIDES, fileText, env);
+}

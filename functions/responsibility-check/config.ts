@@ -1,0 +1,94 @@
+/**
+ * Configuration of the responsibility check (pure): which deployers it checks for, with their
+ * target selectors (specs/landscaper.md "Responsibility check"). Every problem is listed.
+ *
+ * ```yaml
+ * deployers:
+ *   - name: mock                                  # the `deployertype` of the reconcile event
+ *     type: landscaper.gardener.cloud/mock        # spec.type it deploys
+ *     targetSelectors: []                         # none: every Target
+ *   - name: manifest
+ *     type: landscaper.gardener.cloud/kubernetes-manifest
+ *     targetSelectors:
+ *       - annotations: [{key: landscaper.gardener.cloud/environment, operator: "=", values: [dev]}]
+ * sink: http://...      # usually from K_SINK
+ * emitTimeout: 5s
+ * ```
+ */
+import { z } from 'zod';
+import { SELECTION_OPERATORS } from '../../shared/api/landscaper.js';
+import { parseDuration } from '../../shared/cache/index.js';
+import {
+  loadConfigWith,
+  type ConfigResult as SharedConfigResult,
+  type EnvOverride,
+} from '../../shared/config/index.js';
+import { targetSelectorProblems } from '../../shared/deployer/index.js';
+import { LOG_LEVELS } from '../../shared/log/index.js';
+
+export const FUNCTION_NAME = 'responsibility-check';
+
+const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  try {
+    return parseDuration(v);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
+
+const requirement = z.strictObject({
+  key: z.string().min(1),
+  operator: z.enum(SELECTION_OPERATORS),
+  values: z.array(z.string()).optional(),
+});
+
+const selector = z.strictObject({
+  targets: z.array(z.strictObject({ name: z.string(), namespace: z.string().optional() })).optional(),
+  annotations: z.array(requirement).optional(),
+  labels: z.array(requirement).optional(),
+});
+
+const deployer = z.strictObject({
+  name: z.string().regex(/^[a-z0-9]+$/, 'must be lowercase letters and digits (an event attribute value)'),
+  type: z.string().min(1),
+  targetSelectors: z.array(selector).default([]),
+});
+
+const DEFAULT_DEPLOYERS = [
+  { name: 'mock', type: 'landscaper.gardener.cloud/mock', targetSelectors: [] },
+  { name: 'manifest', type: 'landscaper.gardener.cloud/kubernetes-manifest', targetSelectors: [] },
+];
+
+export const CheckConfigSchema = z
+  .strictObject({
+    /** Default: the product's own deployers, mock and manifest, for every Target. */
+    deployers: z.array(deployer).min(1).default(DEFAULT_DEPLOYERS),
+    sink: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL (K_SINK)' }),
+    emitTimeout: duration.default(5000),
+    source: z.string().min(1).default(`/apis/landscape/functions/${FUNCTION_NAME}`),
+    logLevel: z.enum(LOG_LEVELS).default('info'),
+  })
+  .superRefine((config, ctx) => {
+    config.deployers.forEach((d, i) => {
+      for (const p of targetSelectorProblems(d.targetSelectors)) {
+        ctx.addIssue({ code: 'custom', path: ['deployers', i], message: p });
+      }
+    });
+  });
+export type CheckConfig = z.output<typeof CheckConfigSchema>;
+export type DeployerEntry = CheckConfig['deployers'][number];
+
+export const ENV_OVERRIDES = {
+  LOG_LEVEL: { key: 'logLevel' },
+  K_SINK: { key: 'sink' },
+} as const satisfies Record<string, EnvOverride>;
+
+export type ConfigResult = SharedConfigResult<CheckConfig>;
+
+export function loadConfig(
+  fileText: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigResult {
+  return loadConfigWith(CheckConfigSchema, ENV_OVERRIDES, fileText, env);
+}

@@ -1,0 +1,57 @@
+/**
+ * syncobject-cleanup: on a PingSource tick, deletes the SyncObjects whose object is gone or was
+ * recreated (a different UID), as upstream's periodic cleanup (shared/lock/cleanup.ts: metadata-only
+ * reads of the locked objects, deletes with uid/resourceVersion preconditions, unknown kinds
+ * skipped with an error log). Config: CONFIG_FILE (YAML) with a LOG_LEVEL override (./config.ts).
+ */
+import * as ff from '@google-cloud/functions-framework';
+import {
+  createInstance,
+  hostKubeConfig,
+  type FunctionInstance,
+  type InstanceOptions,
+} from '../../shared/function/index.js';
+import { createKubeClient, type KubeClient } from '../../shared/kube/index.js';
+import { cleanupSyncObjects, type CleanupCounts } from '../../shared/lock/index.js';
+import { FUNCTION_NAME, loadConfig, type CleanupConfig } from './config.js';
+
+export { FUNCTION_NAME } from './config.js';
+
+export function createCleanupInstance(
+  opts: InstanceOptions = {},
+): FunctionInstance<CleanupConfig, KubeClient> {
+  return createInstance(
+    {
+      name: FUNCTION_NAME,
+      loadConfig,
+      setup: ({ env }) => createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+    },
+    opts,
+  );
+}
+
+/** One tick: the counts (tests); undefined when the config is bad. */
+export async function runCleanupTick(
+  instance: FunctionInstance<CleanupConfig, KubeClient>,
+): Promise<CleanupCounts | undefined> {
+  const r = await instance.ready();
+  if (!r.ok) return undefined;
+  const counts = await cleanupSyncObjects(r.deps, {
+    log: r.log,
+    ...(r.config.namespace ? { namespace: r.config.namespace } : {}),
+    ...(r.config.prefix ? { prefix: r.config.prefix } : {}),
+  });
+  if (counts.deleted > 0 || counts.failed > 0 || counts.skipped > 0)
+    r.log.info('SyncObjects cleaned up', { ...counts });
+  return counts;
+}
+
+export const instance = createCleanupInstance();
+
+/** The handler under its camelCase name: the `handler` (entry point) of serverless.yml. */
+export const syncobjectCleanup = async (): Promise<void> => {
+  await runCleanupTick(instance);
+};
+
+ff.cloudEvent(FUNCTION_NAME, syncobjectCleanup);
+ff.cloudEvent('syncobjectCleanup', syncobjectCleanup);
