@@ -124,6 +124,7 @@ describe('the repository', () => {
       'deployitem-trigger': [0, 2, 10, '/etc/landscape'],
       'responsibility-check': [0, 3, 20, '/etc/landscape'],
       'deployer-mock': [0, 3, 10, '/etc/landscape'],
+      'deployer-manifest': [0, 3, 10, '/etc/landscape'],
       'deployitem-timeout': [0, 1, 1, '/etc/landscape'],
       'syncobject-cleanup': [0, 1, 1, '/etc/landscape'],
       'landscaper-monitoring': [0, 1, 1, '/etc/landscape'],

@@ -324,6 +324,23 @@ async function recordEvent(deps: RuntimeDeps, item: DeployItem, event: ItemEvent
 
 /** The locked part: the item is re-read under the lock. */
 async function lockedStep(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> {
+  const start = deps.now();
+  let outcome: RunOutcome | 'error' = 'error';
+  try {
+    outcome = await lockedWork(deps, ref);
+    return outcome;
+  } finally {
+    // one line per locked step, with the interval it held the lock (audits look for overlaps)
+    deps.log.info('step', {
+      deployItem: key(ref),
+      outcome,
+      lockedFrom: start.toISOString(),
+      lockedTo: deps.now().toISOString(),
+    });
+  }
+}
+
+async function lockedWork(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> {
   let item = await readItem(deps.host, ref);
   if (!item) return 'gone';
   const op = await handleOperation(deps, item);

@@ -1,0 +1,24 @@
+/**
+ * deployer-manifest: the manifest deployer (`landscaper.gardener.cloud/kubernetes-manifest`,
+ * ./deployer.ts) under the deployer contract runtime (shared/deployer/runtime):
+ * `dev.landscape.deployitem.reconcile` events with `deployertype: manifest` from the
+ * responsibility check, and its own `dev.landscape.requeue` events (readiness and deletion waits).
+ * Config: CONFIG_FILE (YAML) with REDIS_URL and LOG_LEVEL overrides (./config.ts).
+ */
+import * as ff from '@google-cloud/functions-framework';
+import { createDeployerInstance, deployerHandler } from '../../shared/deployer/runtime/function.js';
+import { FUNCTION_NAME } from './config.js';
+import { createManifestDeployer } from './deployer.js';
+
+export { FUNCTION_NAME } from './config.js';
+
+export const plugin = createManifestDeployer();
+
+/** This process's instance (lazy: reads the environment and the config on the first event). */
+export const instance = createDeployerInstance(FUNCTION_NAME, plugin);
+
+/** The handler under its camelCase name: the `handler` (entry point) of serverless.yml. */
+export const deployerManifest = deployerHandler(FUNCTION_NAME, plugin, instance);
+
+ff.cloudEvent(FUNCTION_NAME, deployerManifest);
+ff.cloudEvent('deployerManifest', deployerManifest);

@@ -1,0 +1,109 @@
+/**
+ * Deleting managed objects in the upstream group order (the I/O shell around deletion.ts), for
+ * the uninstall and for objects dropped from the manifest list. Never waits: the deletes of the
+ * first group that still has objects are issued, and when some of them are still there right
+ * after (finalizers), the caller returns `wait` and the next step issues them again (a DELETE of
+ * an object that is already going is harmless; a 404 means gone).
+ *
+ * Per object: a kind the cluster no longer serves counts as gone (its CRD went, and its objects
+ * with it); `fallback` objects are deleted only while they carry this item's label; the entry's
+ * `annotateBeforeDelete` is merged into the object's annotations before the first delete.
+ */
+import pLimit from 'p-limit';
+import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
+import { afterBatch, deletionBatches, type DeletionOutcome } from './deletion.js';
+import type { KindResolver } from './discovery.js';
+import { requestError } from './errors.js';
+import { isRecord, type JsonObject } from './objects.js';
+import { MANAGED_BY_LABEL } from './plan.js';
+import { describeRef, type ManagedResource } from './provider-status.js';
+import type { GroupVersionKind } from '../../shared/api/gvk.js';
+
+export interface DeleteContext {
+  client: KubeClient;
+  resolver: KindResolver;
+  itemName: string;
+  concurrency: number;
+  /** lastError.operation of failures. */
+  operation: string;
+  checkpoint(name: string): void;
+}
+
+type Ref = { name: string; namespace?: string };
+
+function refOf(m: ManagedResource): Ref {
+  return { name: m.resource.name, ...(m.resource.namespace ? { namespace: m.resource.namespace } : {}) };
+}
+
+async function ignoringNotFound<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+function annotationsOf(obj: JsonObject): Record<string, unknown> {
+  const meta = obj.metadata;
+  return isRecord(meta) && isRecord(meta.annotations) ? meta.annotations : {};
+}
+
+function labelOf(obj: JsonObject): unknown {
+  const meta = obj.metadata;
+  return isRecord(meta) && isRecord(meta.labels) ? meta.labels[MANAGED_BY_LABEL] : undefined;
+}
+
+/** Reads the object when the entry needs it; false when it is gone or not ours to delete. */
+async function mayDelete(ctx: DeleteContext, gvk: GroupVersionKind, m: ManagedResource): Promise<boolean> {
+  const wanted = m.annotateBeforeDelete;
+  if (m.policy !== 'fallback' && !wanted) return true;
+  const ref = refOf(m);
+  const obj = await ignoringNotFound(ctx.client.get<JsonObject>(gvk, ref.namespace, ref.name));
+  if (!obj) return false;
+  if (m.policy === 'fallback' && labelOf(obj) !== ctx.itemName) return false;
+  const have = annotationsOf(obj);
+  if (wanted && Object.entries(wanted).some(([k, v]) => have[k] !== v)) {
+    const patched = await ignoringNotFound(
+      ctx.client.mergePatch(gvk, ref, { metadata: { annotations: wanted } }),
+    );
+    if (!patched) return false;
+  }
+  return true;
+}
+
+/** Issues the delete; true when the object is still there afterwards. */
+async function deleteOne(ctx: DeleteContext, m: ManagedResource): Promise<boolean> {
+  try {
+    const kind = await ctx.resolver.resolve(m.resource.apiVersion, m.resource.kind);
+    if (!kind?.served) return false;
+    if (!(await mayDelete(ctx, kind.gvk, m))) return false;
+    const ref = refOf(m);
+    await ignoringNotFound(ctx.client.delete(kind.gvk, ref, { propagationPolicy: 'Background' }));
+    const still = await ignoringNotFound(ctx.client.getMetadata(kind.gvk, ref.namespace, ref.name));
+    return still !== undefined;
+  } catch (err) {
+    throw requestError(ctx.operation, 'DeleteManifest', `deleting ${describeRef(m.resource)}`, err);
+  }
+}
+
+/** Deletes group by group until a group still has objects (wait) or all are gone (done). */
+export async function deleteInGroups(
+  ctx: DeleteContext,
+  resources: readonly ManagedResource[],
+): Promise<DeletionOutcome> {
+  const limit = pLimit(ctx.concurrency);
+  const batches = deletionBatches(resources);
+  for (let i = 0; i < batches.length; i++) {
+    ctx.checkpoint('deployer: delete resources');
+    const batch = batches[i].resources;
+    const there = await Promise.all(batch.map((m) => limit(() => deleteOne(ctx, m))));
+    const outcome = afterBatch(
+      batches,
+      i,
+      batch.filter((_, j) => there[j]),
+    );
+    if (outcome.kind !== 'next') return outcome;
+  }
+  return { kind: 'done' };
+}
