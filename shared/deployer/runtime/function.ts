@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { parseDuration, lazyRedis, type RedisHandle } from '../../cache/index.js';
+import { lazyRedis, parseDuration, RedisUnavailableError, type RedisHandle } from '../../cache/index.js';
 import { loadConfigWith, type ConfigResult, type EnvOverride } from '../../config/index.js';
 import { EventTypes } from '../../events/index.js';
 import {
@@ -79,6 +79,30 @@ export interface DeployerInstanceDeps {
   workers: WorkerCounter;
 }
 
+/**
+ * The requeue; when Redis is down the error is thrown (the broker redelivers the event with its
+ * backoff: slower, still correct) and the instance says so once, not on every event.
+ */
+let saidRedisDown = false;
+async function requeueOrSay(
+  redis: RedisHandle,
+  log: Logger,
+  item: Parameters<typeof requeue>[1],
+): Promise<void> {
+  try {
+    await requeue(await redis.get(), item);
+    saidRedisDown = false;
+  } catch (err) {
+    if (err instanceof RedisUnavailableError && !saidRedisDown) {
+      saidRedisDown = true;
+      log.warn('Redis is unavailable: looks again later are left to the broker redelivering the event', {
+        error: err.message,
+      });
+    }
+    throw err;
+  }
+}
+
 function hooksFor(config: DeployerConfig): ReconcileHooks {
   return config.continuousReconcile ? registerHookSetup({}, continuousReconcileHookSetup()) : {};
 }
@@ -107,7 +131,7 @@ function setup(
     locker,
     requeue: async (ref: ItemRef, afterMs: number): Promise<void> => {
       const at = new Date(Date.now() + Math.max(0, afterMs));
-      await requeue(await redis.get(), {
+      await requeueOrSay(redis, log, {
         target: functionName,
         kind: 'DeployItem',
         namespace: ref.namespace,
