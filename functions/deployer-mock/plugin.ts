@@ -105,15 +105,22 @@ function exportSecret(item: DeployItem, data: unknown, name: string, namespace: 
   };
 }
 
+/** Where the export Secret is: the item's exportRef, else `mock-export-<uid>` in its namespace. */
+function exportLocation(item: DeployItem): { name: string; namespace: string } {
+  const ref = item.status?.exportRef;
+  return {
+    name: ref?.name ?? exportSecretName(item),
+    namespace: ref?.namespace ?? item.metadata?.namespace ?? 'default',
+  };
+}
+
 /** Creates or updates the export Secret; its reference. */
 async function ensureExport(
   client: KubeClient,
   item: DeployItem,
   data: unknown,
 ): Promise<{ name: string; namespace: string }> {
-  const ref = item.status?.exportRef;
-  const namespace = ref?.namespace ?? item.metadata?.namespace ?? 'default';
-  const name = ref?.name ?? exportSecretName(item);
+  const { name, namespace } = exportLocation(item);
   const wanted = exportSecret(item, data, name, namespace);
   try {
     await client.create(GVK.Secret, wanted);
