@@ -34,6 +34,7 @@ import {
   mustWork,
   progressingDeadline,
   providerConfigurationMissingError,
+  responsibleAfterHooks,
   runHooks,
   shouldReconcileAfterHooks,
   startContinuousJob,
@@ -41,6 +42,7 @@ import {
   statusChanged,
   timeoutError,
   toDeployerError,
+  type HookResult,
   type HookType,
   type ItemEvent,
   type ReconcileHooks,
@@ -87,6 +89,7 @@ export const RUN_OUTCOMES = [
   'retrying',
   'unfinished',
   'deleted',
+  'aborted-by-hook',
 ] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
@@ -139,6 +142,25 @@ async function hook(
   return runHooks(deps.hooks, type, { item, target, now: deps.now(), log: deps.log });
 }
 
+/** A hook point asked to abort the reconcile (seed 002): the step stops here, writing nothing. */
+export class HookAbort extends Error {
+  override readonly name = 'HookAbort';
+  constructor(
+    readonly type: HookType,
+    readonly requeueAfterMs: number | undefined,
+  ) {
+    super(`reconcile aborted by a ${type} hook`);
+  }
+}
+
+/** Runs a hook point; an aggregated abortReconcile throws HookAbort (with its requeue, if any). */
+async function gate(deps: RuntimeDeps, type: HookType, item?: DeployItem, target?: Target): Promise<void> {
+  const result = await hook(deps, type, item, target);
+  if (!result?.abortReconcile) return;
+  const after = result.requeue || result.requeueAfterMs > 0 ? result.requeueAfterMs : undefined;
+  throw new HookAbort(type, after);
+}
+
 /** The operation annotation; true when the step ends here (interrupt). */
 async function handleOperation(
   deps: RuntimeDeps,
@@ -146,7 +168,7 @@ async function handleOperation(
 ): Promise<{ item: DeployItem; stop: boolean }> {
   const op = decideOperation(item, deps.now(), deps.newId);
   if (!op) return { item, stop: false };
-  await hook(deps, op.operation === 'interrupt' ? 'BeforeAbort' : 'BeforeForceReconcile', item);
+  await gate(deps, op.operation === 'interrupt' ? 'BeforeAbort' : 'BeforeForceReconcile', item);
   if (op.status) await writeStatus(deps, item, op.status);
   const next = await deps.host.mergePatch<DeployItem>(
     GVK.DeployItem,
@@ -249,8 +271,8 @@ async function pluginStep(deps: RuntimeDeps, item: DeployItem, deleting: boolean
   const ctx0 = stepContext(deps, item);
   ctx0.checkpoint(deleting ? 'delete' : 'reconcile');
   if (deleting && withoutUninstall(item)) {
-    await hook(deps, 'BeforeAnyReconcile', item);
-    await hook(deps, 'BeforeDelete', item);
+    await gate(deps, 'BeforeAnyReconcile', item);
+    await gate(deps, 'BeforeDelete', item);
     return { kind: 'done' };
   }
   const target = await readTarget(deps, item, deleting);
@@ -258,8 +280,8 @@ async function pluginStep(deps: RuntimeDeps, item: DeployItem, deleting: boolean
   await checkContext(deps, item, deleting);
   if (!deleting && isProviderConfigurationEmpty(item.spec.config))
     throw providerConfigurationMissingError(deleting);
-  await hook(deps, 'BeforeAnyReconcile', item, target);
-  await hook(deps, deleting ? 'BeforeDelete' : 'BeforeReconcile', item, target);
+  await gate(deps, 'BeforeAnyReconcile', item, target);
+  await gate(deps, deleting ? 'BeforeDelete' : 'BeforeReconcile', item, target);
   const ctx = stepContext(deps, item, target, targetClient);
   return deleting ? deps.plugin.delete(ctx) : deps.plugin.reconcile(ctx);
 }
@@ -268,6 +290,7 @@ async function stepOutcome(deps: RuntimeDeps, item: DeployItem, deleting: boolea
   try {
     return applyStepResult(item.status, await pluginStep(deps, item, deleting), deps.now(), deleting);
   } catch (err) {
+    if (err instanceof HookAbort) throw err;
     return applyError(item.status, toDeployerError(err, deleting), deps.now(), deleting);
   }
 }
@@ -329,6 +352,11 @@ async function lockedStep(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> 
   try {
     outcome = await lockedWork(deps, ref);
     return outcome;
+  } catch (err) {
+    if (!(err instanceof HookAbort)) throw err;
+    if (err.requeueAfterMs !== undefined) await deps.requeue(ref, err.requeueAfterMs);
+    outcome = 'aborted-by-hook';
+    return outcome;
   } finally {
     // one line per locked step, with the interval it held the lock (audits look for overlaps)
     deps.log.info('step', {
@@ -382,28 +410,61 @@ async function needsLock(deps: RuntimeDeps, item: DeployItem): Promise<boolean> 
   return false;
 }
 
+/**
+ * The deployer's own responsibility check (the type; the Target and selectors were checked by
+ * the responsibility-check function): DuringResponsibilityCheck hooks may override it, then
+ * AfterResponsibilityCheck hooks run (their abort ends the step).
+ */
+async function responsible(deps: RuntimeDeps, item: DeployItem): Promise<boolean> {
+  const during = await hook(deps, 'DuringResponsibilityCheck', item);
+  if (!responsibleAfterHooks(item.spec.type === deps.plugin.type, during)) return false;
+  const after = await hook(deps, 'AfterResponsibilityCheck', item);
+  return !after?.abortReconcile;
+}
+
+/** A hook result's requeue, when it asks for one. */
+async function requeueFor(deps: RuntimeDeps, ref: ItemRef, result: HookResult | undefined): Promise<void> {
+  if (result && (result.requeue || result.requeueAfterMs > 0)) await deps.requeue(ref, result.requeueAfterMs);
+}
+
+/** Start hooks: false when they abort the reconcile. */
+async function started(deps: RuntimeDeps): Promise<boolean> {
+  try {
+    await gate(deps, 'Start');
+    return true;
+  } catch (err) {
+    if (err instanceof HookAbort) return false;
+    throw err;
+  }
+}
+
+/** The lock, the locked step, the End hooks; a held lock is looked at again after lockRetryMs. */
+async function underLock(deps: RuntimeDeps, ref: ItemRef, item: DeployItem): Promise<RunOutcome> {
+  const target = {
+    kind: 'DeployItem',
+    namespace: ref.namespace,
+    name: ref.name,
+    uid: item.metadata?.uid ?? '',
+  };
+  const locked = await deps.locker.withLock(target, () => lockedStep(deps, ref));
+  if (!locked.locked) {
+    await deps.requeue(ref, deps.lockRetryMs);
+    return 'locked-elsewhere';
+  }
+  await requeueFor(deps, ref, await hook(deps, 'End', item));
+  return locked.value;
+}
+
 /** One step of the contract for the item `ref`. */
 export async function reconcileItem(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> {
-  await hook(deps, 'Start');
+  if (!(await started(deps))) return 'aborted-by-hook';
   const item = await readItem(deps.host, ref);
   if (!item) return 'gone';
-  if (item.spec.type !== deps.plugin.type) return 'not-responsible';
+  if (!(await responsible(deps, item))) return 'not-responsible';
   if (!(await needsLock(deps, item))) return 'nothing-to-do';
   const done = deps.inFlight ? await deps.inFlight() : undefined;
   try {
-    const target = {
-      kind: 'DeployItem',
-      namespace: ref.namespace,
-      name: ref.name,
-      uid: item.metadata?.uid ?? '',
-    };
-    const locked = await deps.locker.withLock(target, () => lockedStep(deps, ref));
-    if (!locked.locked) {
-      await deps.requeue(ref, deps.lockRetryMs);
-      return 'locked-elsewhere';
-    }
-    await hook(deps, 'End', item);
-    return locked.value;
+    return await underLock(deps, ref, item);
   } finally {
     await done?.();
   }

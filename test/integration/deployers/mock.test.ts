@@ -28,6 +28,14 @@ import {
   type DeployerInstanceDeps,
 } from '../../../shared/deployer/runtime/function.js';
 import type { FunctionInstance } from '../../../shared/function/index.js';
+import {
+  HOOK_TYPES,
+  registerHook,
+  type HookResult,
+  type HookType,
+  type ReconcileHook,
+  type ReconcileHooks,
+} from '../../../shared/deployer/index.js';
 import { createMockDeployer } from '../../../functions/deployer-mock/plugin.js';
 import { triggerJob } from '../../../functions/deployitem-trigger/trigger.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
@@ -336,4 +344,122 @@ it('never writes to an item of another type', async () => {
   const before = await get('helm-item');
   expect(await reconcile('helm-item')).toBe('not-responsible');
   expect((await get('helm-item')).metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
+});
+
+describe('extension hooks (seed 002) in the runtime', () => {
+  let calls: string[];
+  let saved: ReconcileHooks;
+  const recorder =
+    (result?: (type: HookType) => HookResult | undefined): ReconcileHook =>
+    (input, type) => {
+      calls.push(`${type}${input.item ? `:${input.item.metadata?.name}` : ''}`);
+      return result?.(type);
+    };
+  const runtime = async (): Promise<DeployerInstanceDeps['runtime']> => {
+    const r = await instance.ready();
+    if (!r.ok) throw new Error('instance not ready');
+    return r.deps.runtime;
+  };
+  beforeEach(async () => {
+    calls = [];
+    saved = (await runtime()).hooks;
+  });
+  afterEach(async () => {
+    (await runtime()).hooks = saved;
+  });
+  const useHooks = async (hook: ReconcileHook, ...types: HookType[]): Promise<void> => {
+    (await runtime()).hooks = registerHook(saved, hook, ...types);
+  };
+
+  it('runs every hook point of a reconcile, a delete, an interrupt and a test-reconcile, in order', async () => {
+    await useHooks(recorder(), ...HOOK_TYPES);
+    await create('hooked', { config: mockConfig({ initialPhase: 'Progressing' }) });
+    expect(await settle('hooked')).toBe('unfinished');
+    expect(calls).toEqual([
+      'Start',
+      'DuringResponsibilityCheck:hooked',
+      'AfterResponsibilityCheck:hooked',
+      'BeforeAnyReconcile:hooked',
+      'BeforeReconcile:hooked',
+      'End:hooked',
+    ]);
+    calls = [];
+    await client.mergePatch(
+      GVK.DeployItem,
+      { namespace: NS, name: 'hooked' },
+      {
+        metadata: { annotations: { 'landscaper.gardener.cloud/operation': 'interrupt' } },
+      },
+    );
+    expect(await reconcile('hooked')).toBe('interrupted');
+    expect(calls).toContain('BeforeAbort:hooked');
+    calls = [];
+    await client.mergePatch(
+      GVK.DeployItem,
+      { namespace: NS, name: 'hooked' },
+      {
+        spec: { config: { initialPhase: null } },
+        metadata: { annotations: { 'landscaper.gardener.cloud/operation': 'test-reconcile' } },
+      },
+    );
+    expect(await reconcile('hooked')).toBe('finished');
+    expect(calls).toContain('BeforeForceReconcile:hooked');
+    expect(calls.indexOf('BeforeForceReconcile:hooked')).toBeLessThan(
+      calls.indexOf('BeforeReconcile:hooked'),
+    );
+    calls = [];
+    await client.delete(GVK.DeployItem, { namespace: NS, name: 'hooked' });
+    expect(await settle('hooked')).toBe('deleted');
+    expect(calls).toContain('BeforeDelete:hooked');
+    expect(calls).not.toContain('BeforeReconcile:hooked');
+  });
+
+  it('aborts the step without a write when a BeforeReconcile hook says so, and requeues as it asks', async () => {
+    await useHooks(
+      recorder(() => ({ abortReconcile: true, requeue: false, requeueAfterMs: 60_000 })),
+      'BeforeReconcile',
+    );
+    await create('aborted', { config: mockConfig() });
+    await trigger('aborted');
+    const before = await get('aborted');
+    expect(await reconcile('aborted')).toBe('aborted-by-hook');
+    const after = await get('aborted');
+    expect(after.status).toEqual(before.status);
+    expect((await pending(await redis.get(), FN)).map((q) => q.name)).toContain('aborted');
+  });
+
+  it('leaves an item alone when a DuringResponsibilityCheck hook aborts', async () => {
+    await useHooks(
+      recorder(() => ({ abortReconcile: true, requeue: false, requeueAfterMs: 0 })),
+      'DuringResponsibilityCheck',
+    );
+    await create('not-mine', { config: mockConfig() });
+    await trigger('not-mine');
+    expect(await reconcile('not-mine')).toBe('not-responsible');
+    expect((await get('not-mine')).status?.jobIDFinished).toBeUndefined();
+  });
+
+  it('re-applies a Succeeded item by continuous reconcile: a new job when its interval has passed', async () => {
+    await create('continuous', { config: mockConfig({ continuousReconcile: { every: '1s' } }) });
+    expect(await settle('continuous')).toBe('finished');
+    const first = await get('continuous');
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(await reconcile('continuous')).toBe('finished');
+    const second = await get('continuous');
+    expect(second.status?.jobID).not.toBe(first.status?.jobID);
+    expect(second.status).toMatchObject({ phase: 'Succeeded', jobIDFinished: second.status?.jobID });
+    expect(second.status?.transitionTimes?.triggerTime).toBeTruthy();
+    const off = await client.mergePatch<DeployItem>(
+      GVK.DeployItem,
+      { namespace: NS, name: 'continuous' },
+      {
+        metadata: {
+          annotations: { 'continuousreconcile.extensions.landscaper.gardener.cloud/active': 'false' },
+        },
+      },
+    );
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(await reconcile('continuous')).toBe('nothing-to-do');
+    expect((await get('continuous')).status?.jobID).toBe(off.status?.jobID);
+  });
 });
