@@ -7,10 +7,11 @@
  *   Framework (left external and named in the folder's package.json).
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
  */
-import { build } from 'esbuild';
+import { createHash, randomUUID } from 'node:crypto';
+import { build, version as esbuildVersion } from 'esbuild';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 
 export const FUNCTION_NAME_PATTERN = /^[A-Za-z](?:[-_A-Za-z0-9]{0,61}[A-Za-z0-9])?$/;
 export const BUNDLE_KINDS = ['server', 'module'] as const;
@@ -27,6 +28,13 @@ export interface BundleOptions {
   externalPackages?: boolean;
   minify?: boolean;
   sourcemap?: boolean;
+  /**
+   * Reuse a bundle built before with the same options when none of its inputs (esbuild's
+   * metafile: every source file and package file it read) changed size or mtime. The embedded
+   * landscape passes `node_modules/.cache/landscape-bundles`, so a restart (or the next e2e
+   * landscape) does not bundle again.
+   */
+  cacheDir?: string;
 }
 
 export interface Bundle {
@@ -71,8 +79,73 @@ function packageJson(name: string, kind: BundleKind): string {
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
-/** Builds one bundle; throws with esbuild's message when the code does not build. */
+interface CacheManifest {
+  bytes: number;
+  inputs: Record<string, { size: number; mtimeMs: number }>;
+}
+
+function cacheKey(o: BundleOptions, handler: string): string {
+  const { cacheDir: _c, outDir, ...options } = o;
+  // the source map's paths are relative to the bundle: one key per way back to cwd
+  const back = relative(join(outDir, o.name), process.cwd());
+  const id = JSON.stringify({ options, handler, back, esbuild: esbuildVersion, node: process.version });
+  return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
+}
+
+async function inputsUnchanged(inputs: CacheManifest['inputs']): Promise<boolean> {
+  for (const [path, seen] of Object.entries(inputs)) {
+    const st = await stat(path).catch(() => undefined);
+    if (!st || st.size !== seen.size || st.mtimeMs !== seen.mtimeMs) return false;
+  }
+  return true;
+}
+
+/** The cached bundle copied to `dir` when still valid; undefined on a miss. */
+async function fromCache(cached: string, dir: string): Promise<number | undefined> {
+  const manifest = await readFile(join(cached, 'cache.json'), 'utf8').then(
+    (t) => JSON.parse(t) as CacheManifest,
+    () => undefined,
+  );
+  if (!manifest || !(await inputsUnchanged(manifest.inputs))) return undefined;
+  await cp(join(cached, 'bundle'), dir, { recursive: true });
+  return manifest.bytes;
+}
+
+/** Stores a fresh bundle (written to a temporary folder, then renamed: concurrent builders are safe). */
+async function toCache(cached: string, dir: string, manifest: CacheManifest): Promise<void> {
+  const tmp = `${cached}.${randomUUID()}.tmp`;
+  await cp(dir, join(tmp, 'bundle'), { recursive: true });
+  await writeFile(join(tmp, 'cache.json'), JSON.stringify(manifest));
+  await rm(cached, { recursive: true, force: true });
+  await rename(tmp, cached).catch(() => rm(tmp, { recursive: true, force: true }));
+}
+
+async function inputStats(paths: readonly string[]): Promise<CacheManifest['inputs']> {
+  const out: CacheManifest['inputs'] = {};
+  for (const p of paths) {
+    const st = await stat(p).catch(() => undefined);
+    if (st) out[p] = { size: st.size, mtimeMs: st.mtimeMs };
+  }
+  return out;
+}
+
+/** Builds one bundle (or takes it from `cacheDir`); throws with esbuild's message when the code does not build. */
 export async function bundleFunction(o: BundleOptions): Promise<Bundle> {
+  if (o.cacheDir === undefined) return buildFunction(o);
+  const handler = resolve(o.functionsDir ?? 'functions', o.name, 'handler.ts');
+  const cached = join(o.cacheDir, cacheKey(o, handler));
+  const dir = join(o.outDir, o.name);
+  const file = join(dir, o.kind === 'server' ? 'server.js' : 'index.js');
+  await mkdir(dir, { recursive: true });
+  const bytes = await fromCache(cached, dir);
+  if (bytes !== undefined) return { name: o.name, file, bytes };
+  const built = await buildFunction(o);
+  await mkdir(o.cacheDir, { recursive: true });
+  await toCache(cached, dir, { bytes: built.bytes, inputs: await inputStats(built.inputs) });
+  return { name: built.name, file: built.file, bytes: built.bytes };
+}
+
+async function buildFunction(o: BundleOptions): Promise<Bundle & { inputs: string[] }> {
   if (!FUNCTION_NAME_PATTERN.test(o.name))
     throw new Error(`function folder "${o.name}" is not a valid Functions Framework name`);
   const handler = resolve(o.functionsDir ?? 'functions', o.name, 'handler.ts');
@@ -105,5 +178,5 @@ export async function bundleFunction(o: BundleOptions): Promise<Bundle> {
   const bytes = Object.entries(result.metafile.outputs)
     .filter(([path]) => !path.endsWith('.map'))
     .reduce((n, [, out]) => n + out.bytes, 0);
-  return { name: o.name, file, bytes };
+  return { name: o.name, file, bytes, inputs: Object.keys(result.metafile.inputs).map((p) => resolve(p)) };
 }

@@ -4,7 +4,7 @@
  * brokers and their ingress routing by the Triggers, the API-server and ping sources, and the
  * Kubernetes objects those folders ship (created in the main cluster when missing).
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { createKubeClient, isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
@@ -83,17 +83,18 @@ async function unwind(stoppers: Stopper[]): Promise<void> {
   stoppers.length = 0;
 }
 
+/** Every Service's bundle, built in parallel (esbuild); every problem is listed. */
 async function bundles(o: RuntimeOptions, set: KnativeSet): Promise<Map<string, string>> {
   const { existsSync } = await import('node:fs');
   const entries = new Map<string, string>();
   const problems: string[] = [];
-  for (const s of set.services) {
+  const build = async (s: KnativeSet['services'][number]): Promise<void> => {
     const dir = o.functionsDirs.find((d) => existsSync(join(d, s.name, 'handler.ts')));
     if (dir === undefined) {
       problems.push(
         `${s.file}: Service ${s.namespace}/${s.name}: no function ${s.name}/handler.ts in ${o.functionsDirs.join(', ')}`,
       );
-      continue;
+      return;
     }
     try {
       const b = await bundleFunction({
@@ -102,12 +103,14 @@ async function bundles(o: RuntimeOptions, set: KnativeSet): Promise<Map<string, 
         outDir: join(o.stateDir, 'functions'),
         kind: 'server',
         minify: false,
+        cacheDir: resolve('node_modules', '.cache', 'landscape-bundles'),
       });
       entries.set(s.name, b.file);
     } catch (err) {
       problems.push(`function ${s.name}: does not build: ${(err as Error).message}`);
     }
-  }
+  };
+  await Promise.all(set.services.map(build));
   if (problems.length > 0) throw new RuntimeConfigError(problems);
   return entries;
 }

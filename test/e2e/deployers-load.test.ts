@@ -29,7 +29,7 @@ beforeAll(async () => {
   l = await startLandscape(['--config-dir', configDir, '--status-interval', '0', '--no-function-logs'], {
     functions: true,
   });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   const stopped = await l?.stop();

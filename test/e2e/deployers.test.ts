@@ -60,7 +60,7 @@ ${readFileSync(l.kubeconfig('shoot-1'), 'utf8')
   .join('\n')}
 `,
   );
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   const stopped = await l?.stop();

@@ -37,7 +37,7 @@ beforeAll(async () => {
     ],
     { functions: true },
   );
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   const stopped = await l?.stop();

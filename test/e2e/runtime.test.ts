@@ -54,7 +54,7 @@ beforeAll(async () => {
     ],
     { functions: true, env: { REDIS_URL: redisServer.url } },
   );
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   const stopped = await l?.stop();

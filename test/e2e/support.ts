@@ -24,7 +24,8 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NODE = process.execPath;
 const TSX_ARGS = ['--import', 'tsx'];
 const KUBECTL = process.env.KUBECTL ?? 'kubectl';
-const START_DEADLINE_MS = 30_000;
+// the first landscape of a run bundles every function (later ones take the bundles from the cache)
+const START_DEADLINE_MS = 90_000;
 const STOP_DEADLINE_MS = 10_000;
 const COMMAND_TIMEOUT_MS = 15_000;
 
