@@ -7,14 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import pLimit from 'p-limit';
-import { GVK } from '../../shared/api/gvk.js';
-import type { DeployItem } from '../../shared/api/landscaper.js';
-import { EventTypes } from '../../shared/events/index.js';
+import { deployItemEventHandler, forEachDeployItem } from '../../shared/deployer/runtime/items.js';
 import {
   createInstance,
-  eventObjectRef,
-  eventType,
   hostKubeConfig,
   type FunctionInstance,
   type InstanceOptions,
@@ -24,8 +19,6 @@ import { FUNCTION_NAME, loadConfig, type TriggerConfig } from './config.js';
 import { triggerJob, type TriggerDeps } from './trigger.js';
 
 export { FUNCTION_NAME } from './config.js';
-
-const RESYNC_CONCURRENCY = 8;
 
 export function createTriggerInstance(
   opts: InstanceOptions = {},
@@ -45,45 +38,16 @@ export function createTriggerInstance(
   );
 }
 
-async function resyncAll(deps: TriggerDeps, config: TriggerConfig): Promise<void> {
-  const limit = pLimit(RESYNC_CONCURRENCY);
-  let next: string | undefined;
-  do {
-    const page = await deps.client.list<DeployItem>(GVK.DeployItem, undefined, {
-      limit: 500,
-      continue: next,
-    });
-    await Promise.all(
-      page.items.map((item) =>
-        limit(() =>
-          triggerJob(deps, config, {
-            namespace: item.metadata?.namespace ?? '',
-            name: item.metadata?.name ?? '',
-          }),
-        ),
-      ),
-    );
-    next = page.metadata?.continue || undefined;
-  } while (next);
-}
-
 /** A CloudEvent handler over an instance (returns nothing; a throw means retry). */
 export function triggerHandler(
   instance: FunctionInstance<TriggerConfig, TriggerDeps>,
 ): (ce: unknown) => Promise<void> {
-  return async (ce: unknown): Promise<void> => {
-    const r = await instance.ready();
-    if (!r.ok || !r.config.enabled) return;
-    const type = eventType(ce);
-    if (type === EventTypes.resync) return resyncAll(r.deps, r.config);
-    if (type.endsWith('.delete')) return;
-    const ref = eventObjectRef(ce);
-    if (!ref) {
-      r.log.warn('event names no DeployItem; ignored', { type });
-      return;
-    }
-    await triggerJob(r.deps, r.config, ref);
-  };
+  return deployItemEventHandler(
+    instance,
+    (r, ref) => triggerJob(r.deps, r.config, ref),
+    (r) => forEachDeployItem(r.deps.client, (ref) => triggerJob(r.deps, r.config, ref)),
+    (r) => r.config.enabled,
+  );
 }
 
 export const instance = createTriggerInstance();

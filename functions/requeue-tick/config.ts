@@ -14,23 +14,17 @@
  * ```
  */
 import {
+  durationSchema,
   loadConfigWith,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
 } from '../../shared/config/index.js';
 import { z } from 'zod';
-import { CacheUsageError, FAMILY_NAME, parseDuration, safeRedisUrl } from '../../shared/cache/index.js';
+import { CacheUsageError, FAMILY_NAME, safeRedisUrl } from '../../shared/cache/index.js';
 
 export const FUNCTION_NAME = 'requeue-tick';
 
-const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  try {
-    return parseDuration(v);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    return z.NEVER;
-  }
-});
+const duration = durationSchema;
 
 const redisUrl = z.string().refine(
   (v) => {

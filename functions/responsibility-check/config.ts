@@ -17,8 +17,8 @@
  */
 import { z } from 'zod';
 import { SELECTION_OPERATORS } from '../../shared/api/landscaper.js';
-import { parseDuration } from '../../shared/cache/index.js';
 import {
+  durationSchema,
   loadConfigWith,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
@@ -28,14 +28,7 @@ import { LOG_LEVELS } from '../../shared/log/index.js';
 
 export const FUNCTION_NAME = 'responsibility-check';
 
-const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  try {
-    return parseDuration(v);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    return z.NEVER;
-  }
-});
+const duration = durationSchema;
 
 const requirement = z.strictObject({
   key: z.string().min(1),

@@ -6,13 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import pLimit from 'p-limit';
-import { GVK } from '../../shared/api/gvk.js';
-import { emitOrThrow, EventTypes, type FetchLike } from '../../shared/events/index.js';
+import { deployItemEventHandler, forEachDeployItem } from '../../shared/deployer/runtime/items.js';
+import { emitOrThrow, type FetchLike } from '../../shared/events/index.js';
 import {
   createInstance,
-  eventObjectRef,
-  eventType,
   hostKubeConfig,
   type FunctionInstance,
   type InstanceOptions,
@@ -22,8 +19,6 @@ import { checkItem, type CheckDeps } from './check.js';
 import { FUNCTION_NAME, loadConfig, type CheckConfig } from './config.js';
 
 export { FUNCTION_NAME } from './config.js';
-
-const RESYNC_CONCURRENCY = 8;
 
 export function createCheckInstance(
   opts: InstanceOptions & { fetch?: FetchLike } = {},
@@ -50,38 +45,14 @@ export function createCheckInstance(
   );
 }
 
-async function resyncAll(deps: CheckDeps, config: CheckConfig): Promise<void> {
-  const limit = pLimit(RESYNC_CONCURRENCY);
-  let next: string | undefined;
-  do {
-    const page = await deps.client.listMetadata(GVK.DeployItem, undefined, { limit: 500, continue: next });
-    await Promise.all(
-      page.items.map((m) =>
-        limit(() =>
-          checkItem(deps, config, { namespace: m.metadata?.namespace ?? '', name: m.metadata?.name ?? '' }),
-        ),
-      ),
-    );
-    next = page.metadata?.continue || undefined;
-  } while (next);
-}
-
 export function checkHandler(
   instance: FunctionInstance<CheckConfig, CheckDeps>,
 ): (ce: unknown) => Promise<void> {
-  return async (ce: unknown): Promise<void> => {
-    const r = await instance.ready();
-    if (!r.ok) return;
-    const type = eventType(ce);
-    if (type === EventTypes.resync) return resyncAll(r.deps, r.config);
-    if (type.endsWith('.delete')) return;
-    const ref = eventObjectRef(ce);
-    if (!ref) {
-      r.log.warn('event names no DeployItem; ignored', { type });
-      return;
-    }
-    await checkItem(r.deps, r.config, ref);
-  };
+  return deployItemEventHandler(
+    instance,
+    (r, ref) => checkItem(r.deps, r.config, ref),
+    (r) => forEachDeployItem(r.deps.client, (ref) => checkItem(r.deps, r.config, ref)),
+  );
 }
 
 export const instance = createCheckInstance();

@@ -8,7 +8,8 @@
  *   if (!r.ok) log.error('invalid config', { problems: r.problems });
  */
 import { parse as parseYaml } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { parseDuration } from '../cache/ttl.js';
 
 /** How an environment value becomes a config value; a value that does not convert is kept (the schema then names it). */
 export type EnvKind = 'string' | 'number' | 'boolean' | 'list';
@@ -88,3 +89,13 @@ export async function readConfigFile(
   if (!path) return {};
   return { path, text: await read(path) };
 }
+
+/** A duration key: milliseconds as a number, or a string such as `500ms`, `5s`, `1m` (→ ms). */
+export const durationSchema = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  try {
+    return parseDuration(v);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});

@@ -17,8 +17,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { lazyRedis, parseDuration, RedisUnavailableError, type RedisHandle } from '../../cache/index.js';
-import { loadConfigWith, type ConfigResult, type EnvOverride } from '../../config/index.js';
+import { lazyRedis, RedisUnavailableError, type RedisHandle } from '../../cache/index.js';
+import { durationSchema, loadConfigWith, type ConfigResult, type EnvOverride } from '../../config/index.js';
 import { EventTypes } from '../../events/index.js';
 import {
   createInstance,
@@ -38,14 +38,7 @@ import { continuousReconcileHookSetup, registerHookSetup, type ReconcileHooks } 
 import type { DeployerPlugin } from '../types.js';
 import { reconcileItem, type ItemRef, type RunOutcome, type RuntimeDeps } from './run.js';
 
-const duration = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  try {
-    return parseDuration(v);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    return z.NEVER;
-  }
-});
+const duration = durationSchema;
 
 export const DeployerConfigSchema = z.strictObject({
   /** Default: the function name. */

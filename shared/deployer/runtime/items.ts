@@ -1,0 +1,67 @@
+/**
+ * What the DeployItem-event functions (job trigger, responsibility check) share: visiting every
+ * DeployItem page by page with bounded concurrency (a `dev.landscape.resync`), and the handler
+ * shape — API-server events name one item, resync means all of them, delete events are nothing
+ * to do (the item is gone; a deletion with finalizers arrives as an update).
+ */
+import pLimit from 'p-limit';
+import { GVK } from '../../api/gvk.js';
+import { EventTypes } from '../../events/index.js';
+import { eventObjectRef, eventType, type FunctionInstance, type Ready } from '../../function/index.js';
+import type { KubeClient } from '../../kube/index.js';
+
+export interface ItemKey {
+  namespace: string;
+  name: string;
+}
+
+const PAGE = 500;
+
+/** Visits every DeployItem (metadata-only lists); resolves with how many were visited. */
+export async function forEachDeployItem(
+  client: KubeClient,
+  visit: (ref: ItemKey) => Promise<unknown>,
+  concurrency = 8,
+): Promise<number> {
+  const limit = pLimit(concurrency);
+  let next: string | undefined;
+  let count = 0;
+  do {
+    const page = await client.listMetadata(GVK.DeployItem, undefined, { limit: PAGE, continue: next });
+    await Promise.all(
+      page.items.map((m) =>
+        limit(() => visit({ namespace: m.metadata?.namespace ?? '', name: m.metadata?.name ?? '' })),
+      ),
+    );
+    count += page.items.length;
+    next = page.metadata?.continue || undefined;
+  } while (next);
+  return count;
+}
+
+type ReadyOk<C, D> = Extract<Ready<C, D>, { ok: true }>;
+
+/** A CloudEvent handler for DeployItem events (returns nothing; a throw means retry). */
+export function deployItemEventHandler<C, D>(
+  instance: FunctionInstance<C, D>,
+  one: (r: ReadyOk<C, D>, ref: ItemKey) => Promise<unknown>,
+  all: (r: ReadyOk<C, D>) => Promise<unknown>,
+  enabled: (r: ReadyOk<C, D>) => boolean = () => true,
+): (ce: unknown) => Promise<void> {
+  return async (ce: unknown): Promise<void> => {
+    const r = await instance.ready();
+    if (!r.ok || !enabled(r)) return;
+    const type = eventType(ce);
+    if (type === EventTypes.resync) {
+      await all(r);
+      return;
+    }
+    if (type.endsWith('.delete')) return;
+    const ref = eventObjectRef(ce);
+    if (!ref) {
+      r.log.warn('event names no DeployItem; ignored', { type });
+      return;
+    }
+    await one(r, ref);
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * The DeployItem-event functions through their CloudEvent handlers against the embedded API
+ * server: the responsibility check (type, Target, target selectors, metadata first, resync, delete
+ * events) and the job trigger switched off by its config.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { GVK } from '../../../shared/api/gvk.js';
+import type { DeployItem } from '../../../shared/api/landscaper.js';
+import type { FetchLike } from '../../../shared/events/index.js';
+import { createLogger } from '../../../shared/log/index.js';
+import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
+import { checkHandler, createCheckInstance } from '../../../functions/responsibility-check/handler.js';
+import { createTriggerInstance, triggerHandler } from '../../../functions/deployitem-trigger/handler.js';
+
+const NS = 'resp';
+const log = createLogger({ name: 'test', level: 'error' });
+let srv: ApiServer;
+let dir: string;
+let kubeconfig: string;
+let client: KubeClient;
+let sent: Array<Record<string, string>>;
+
+const fetchRecorder: FetchLike = (_url, init) => {
+  const headers = new Headers(init.headers);
+  sent.push({
+    type: headers.get('ce-type') ?? '',
+    deployertype: headers.get('ce-deployertype') ?? '',
+    name: headers.get('ce-name') ?? '',
+    uid: headers.get('ce-uid') ?? '',
+  });
+  return Promise.resolve(new Response(null, { status: 202 }));
+};
+
+const CHECK_CONFIG = `deployers:
+  - name: mock
+    type: landscaper.gardener.cloud/mock
+    targetSelectors:
+      - annotations: [{key: landscaper.gardener.cloud/environment, operator: "=", values: [dev]}]
+  - name: manifest
+    type: landscaper.gardener.cloud/kubernetes-manifest
+`;
+
+beforeAll(async () => {
+  srv = await startApiServer({ clusters: ['main'] });
+  dir = await mkdtemp(join(tmpdir(), 'deployer-functions-'));
+  kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(kubeconfig, srv.cluster('main').kubeconfigYaml());
+  client = createKubeClient(kubeConfigFromYaml(srv.cluster('main').kubeconfigYaml()));
+  await client.create(GVK.Namespace, { metadata: { name: NS } });
+  for (const [name, env] of [
+    ['dev', 'dev'],
+    ['prod', 'prod'],
+  ]) {
+    await client.create(GVK.Target, {
+      apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+      kind: 'Target',
+      metadata: { name, namespace: NS, annotations: { 'landscaper.gardener.cloud/environment': env } },
+      spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', config: { kubeconfig: 'x' } },
+    });
+  }
+});
+
+afterAll(async () => {
+  await srv?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  sent = [];
+});
+
+const check = checkHandler(
+  createCheckInstance({
+    env: () => ({ KUBECONFIG: kubeconfig, K_SINK: 'http://sink.invalid/', CONFIG_FILE: '/config.yaml' }),
+    readFile: () => Promise.resolve(CHECK_CONFIG),
+    fetch: fetchRecorder,
+    log,
+  }),
+);
+
+async function item(
+  name: string,
+  type: string,
+  target?: string,
+  annotations?: Record<string, string>,
+): Promise<DeployItem> {
+  return client.create<DeployItem>(GVK.DeployItem, {
+    apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+    kind: 'DeployItem',
+    metadata: { name, namespace: NS, ...(annotations ? { annotations } : {}) },
+    spec: { type, ...(target ? { target: { name: target } } : {}), config: { a: 1 } },
+  } as DeployItem);
+}
+
+const update = (name: string): Record<string, string> => ({
+  type: 'dev.knative.apiserver.ref.update',
+  kind: 'DeployItem',
+  namespace: NS,
+  name,
+});
+
+it.each([
+  ['a mock item on a dev Target', 'landscaper.gardener.cloud/mock', 'dev', ['mock']],
+  ['a mock item on a prod Target (selector does not match)', 'landscaper.gardener.cloud/mock', 'prod', []],
+  [
+    'a mock item on a missing Target (responsible: it then fails NoTargetFound)',
+    'landscaper.gardener.cloud/mock',
+    'absent',
+    ['mock'],
+  ],
+  ['a manifest item (no selectors)', 'landscaper.gardener.cloud/kubernetes-manifest', 'prod', ['manifest']],
+  ['a helm item (no deployer of that type)', 'landscaper.gardener.cloud/helm', 'dev', []],
+])('%s', async (_what, type, target, deployers) => {
+  const name = `i-${sent.length}-${type.split('/')[1]}-${target}`;
+  const created = await item(name, type, target, {
+    'landscaper.gardener.cloud/deployer-type': type,
+    'landscaper.gardener.cloud/deployer-target-name': target,
+  });
+  await check(update(name));
+  expect(sent).toEqual(
+    deployers.map((d) => ({
+      type: 'dev.landscape.deployitem.reconcile',
+      deployertype: d,
+      name,
+      uid: created.metadata?.uid,
+    })),
+  );
+});
+
+it('reads the full item only when the annotations are missing, and still decides right', async () => {
+  await item('no-annotations', 'landscaper.gardener.cloud/mock', 'dev');
+  await check(update('no-annotations'));
+  expect(sent.map((e) => `${e.deployertype}/${e.name}`)).toEqual(['mock/no-annotations']);
+});
+
+it('checks every item on resync, and nothing on a delete event', async () => {
+  await check({
+    type: 'dev.landscape.resync',
+    kind: 'DeployItem',
+    apiversion: 'landscaper.gardener.cloud/v1alpha1',
+  });
+  const names = sent.map((e) => e.name);
+  expect(names).toContain('no-annotations');
+  expect(names.some((n) => n.includes('helm'))).toBe(false);
+  sent = [];
+  await check({ ...update('no-annotations'), type: 'dev.knative.apiserver.ref.delete' });
+  expect(sent).toEqual([]);
+});
+
+it('writes nothing when the job trigger is switched off by its config', async () => {
+  await item('untouched', 'landscaper.gardener.cloud/mock');
+  const off = triggerHandler(
+    createTriggerInstance({
+      env: () => ({ KUBECONFIG: kubeconfig, CONFIG_FILE: '/c.yaml' }),
+      readFile: () => Promise.resolve('enabled: false\n'),
+      log,
+    }),
+  );
+  await off(update('untouched'));
+  const on = triggerHandler(createTriggerInstance({ env: () => ({ KUBECONFIG: kubeconfig }), log }));
+  const before = await client.get<DeployItem>(GVK.DeployItem, NS, 'untouched');
+  expect(before.status?.jobID).toBeUndefined();
+  await on(update('untouched'));
+  const after = await client.get<DeployItem>(GVK.DeployItem, NS, 'untouched');
+  expect(after.status?.jobID).toBeTruthy();
+  expect(after.metadata?.annotations?.['landscaper.gardener.cloud/deployer-type']).toBe(
+    'landscaper.gardener.cloud/mock',
+  );
+});
