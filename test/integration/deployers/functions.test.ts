@@ -92,7 +92,7 @@ async function item(
     kind: 'DeployItem',
     metadata: { name, namespace: NS, ...(annotations ? { annotations } : {}) },
     spec: { type, ...(target ? { target: { name: target } } : {}), config: { a: 1 } },
-  } as DeployItem);
+  });
 }
 
 const update = (name: string): Record<string, string> => ({
