@@ -4,8 +4,8 @@
  * jobIDFinished == jobID; manifest objects exist in the target cluster and are listed in
  * managedResources; deletion removes them (delete-without-uninstall keeps them); a missing Target
  * fails with NoTargetFound; a type nobody deploys fails with PickupTimeout; an invalid manifest
- * fails with a clear lastError and nothing applied. Short settings: pickupTimeout 4s (a config
- * dir of the test). The load test is deployers-load.test.ts.
+ * fails with a clear lastError and nothing applied. Short settings: pickupTimeout 15s (a config
+ * dir of the test; long enough for cold starts on a loaded machine). The load test is deployers-load.test.ts.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +37,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 beforeAll(async () => {
   configDir = mkdtempSync(join(tmpdir(), 'deployers-config-'));
   cpSync(join(REPO_ROOT, 'config'), configDir, { recursive: true });
-  writeFileSync(join(configDir, 'deployitem-timeout.yaml'), 'pickupTimeout: 4s\n');
+  writeFileSync(join(configDir, 'deployitem-timeout.yaml'), 'pickupTimeout: 15s\n');
   writeFileSync(
     join(configDir, 'deployer-mock.yaml'),
     'lockRetryDelay: 200ms\nworkers: {concurrency: 10, instances: 3}\n',
@@ -45,6 +45,17 @@ beforeAll(async () => {
   l = await startLandscape(['--config-dir', configDir, '--status-interval', '0', '--no-function-logs'], {
     functions: true,
   });
+  // created first: its pickup timeout runs while the other tests do
+  await l.create(
+    'nobody.yaml',
+    `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: DeployItem
+metadata: {name: nobody, namespace: default}
+spec:
+  type: example.com/nobody
+  config: {a: 1}
+`,
+  );
   await l.create(
     'target.yaml',
     `apiVersion: landscaper.gardener.cloud/v1alpha1
@@ -209,13 +220,6 @@ spec:
   type: landscaper.gardener.cloud/mock
   target: {name: absent}
   config: {phase: Succeeded}
----
-apiVersion: landscaper.gardener.cloud/v1alpha1
-kind: DeployItem
-metadata: {name: nobody, namespace: default}
-spec:
-  type: example.com/nobody
-  config: {a: 1}
 `,
   );
   const noTarget = await finished('no-target');
@@ -229,7 +233,7 @@ spec:
     lastError: {
       operation: 'WaitingForPickup',
       reason: 'PickupTimeout',
-      message: 'no deployer has reconciled this deployitem within 4 seconds',
+      message: 'no deployer has reconciled this deployitem within 15 seconds',
       codes: ['ERR_TIMEOUT'],
     },
   });
