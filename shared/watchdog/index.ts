@@ -1,0 +1,9 @@
+/**
+ * The dependency watchdog's pure core (seed 003, specs/dependency-watchdog.md): configuration,
+ * shoot selection, the lease probe's candidates and decision, and the level-ordered scaling plan.
+ * Nothing here does I/O; the functions (probe-tick, weeder) that run it are not built yet.
+ */
+export * from './config.js';
+export * from './shoots.js';
+export * from './lease.js';
+export * from './scaler.js';
