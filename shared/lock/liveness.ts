@@ -9,6 +9,7 @@
  *   with a TTL in Redis while it holds a lock; the key exists → alive. When Redis is down the
  *   owner counts as alive (nothing is processed twice), logged once per instance.
  */
+import { realIntervalTimers, type IntervalTimers } from '../timers/index.js';
 import type { GroupVersionKind } from '../api/gvk.js';
 import { GVK } from '../api/gvk.js';
 import type { PartialObjectMetadata } from '../api/meta.js';
@@ -61,20 +62,8 @@ export function podLiveness(client: PodMetadataReader, namespace: string): Liven
 export const DEFAULT_HEARTBEAT_TTL_MS = 20_000;
 export const HEARTBEAT_FAMILY = 'lock-heartbeat';
 
-/** Timers, injectable so a unit test does not wait. */
-export interface IntervalTimers {
-  setInterval(fn: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
-
-const realTimers: IntervalTimers = {
-  setInterval: (fn, ms) => {
-    const t = setInterval(fn, ms);
-    t.unref();
-    return t;
-  },
-  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
-};
+export type { IntervalTimers } from '../timers/index.js';
+const realTimers: IntervalTimers = realIntervalTimers;
 
 export interface HeartbeatOptions {
   /** How long a beat keeps an owner alive; default 20 s. A dead owner is taken over after at most this. */

@@ -15,6 +15,7 @@
  * reconcile goes on, and the instance says so once in its log; other errors are logged and
  * swallowed. Nothing secret is stored (controller names, instance names, random ids).
  */
+import { realIntervalTimers, type IntervalTimers } from '../timers/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { CacheKey, RedisHandle } from '../cache/index.js';
@@ -24,20 +25,8 @@ import { shouldLogWorkers, workerMember, workersKey, workerThreadsLine } from '.
 
 export const DEFAULT_WORKER_TTL_MS = 30_000;
 
-/** Timers, injectable so a unit test does not wait. */
-export interface IntervalTimers {
-  setInterval(fn: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
-
-const realTimers: IntervalTimers = {
-  setInterval: (fn, ms) => {
-    const t = setInterval(fn, ms);
-    t.unref();
-    return t;
-  },
-  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
-};
+export type { IntervalTimers } from '../timers/index.js';
+const realTimers: IntervalTimers = realIntervalTimers;
 
 export interface WorkerCounterOptions {
   /** Absent: nothing is counted (said once in the log, like Redis being down). */
