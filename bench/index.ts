@@ -17,6 +17,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'serverless runtime: cold start bundled vs unbundled vs node -e 0, idle RSS, events/s via the broker',
     load: () => import('./runtime.js'),
   },
+  deployers: {
+    description:
+      'deployers: mock DeployItems in-process vs through the landscape (items/s), API requests/bytes per reconcile, responsibility check 1 MB vs 1 KB',
+    load: () => import('./deployers.js'),
+  },
 };
 
 function usage(): string {

@@ -16,6 +16,7 @@ import { Operations } from './operations.js';
 import { Registry, resourceKey } from './registry.js';
 import { requestHandler } from './server.js';
 import { Store } from './store.js';
+import { TrafficCounter } from './traffic.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -49,6 +50,8 @@ export interface ClusterOptions {
   pki: Pki;
   /** The cluster's opened data directory: the store is restored from it, every write is logged, shutdown closes it. */
   persistence?: Persistence;
+  /** Count requests and body bytes by verb and resource (`cluster.traffic`); off by default. */
+  countTraffic?: boolean;
 }
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -65,6 +68,10 @@ function loadTokenKey(dir: string | undefined): TokenKey {
   return key;
 }
 
+function trafficCounter(opts: ClusterOptions, registry: Registry): TrafficCounter | undefined {
+  return opts.countTraffic ? new TrafficCounter(registry) : undefined;
+}
+
 export class Cluster {
   readonly name: string;
   readonly token: string;
@@ -75,6 +82,8 @@ export class Cluster {
   readonly registry: Registry;
   readonly store: Store;
   readonly ops: Operations;
+  /** Requests and bytes served, when the cluster was made with `countTraffic`. */
+  readonly traffic?: TrafficCounter;
   private port: number;
   private server?: Server;
   private readonly sockets = new Set<Socket>();
@@ -95,6 +104,7 @@ export class Cluster {
     // before the controllers start: their initial pass serves the restored CRDs again
     if (opts.persistence?.state) this.store.restore(opts.persistence.state);
     this.ops = new Operations(this.store);
+    this.traffic = trafficCounter(opts, this.registry);
     const byResource = (resource: string): ReturnType<Registry['all']>[number] | undefined =>
       this.registry.all().find((d) => resourceKey(d) === resource);
     this.stopControllers = this.startControllers(byResource, opts.workloads);
@@ -168,6 +178,8 @@ export class Cluster {
         serverAddress: () => `${this.host}:${this.port}`,
       }),
     );
+    // before the server's own listener, so that every byte it answers is seen
+    if (this.traffic) server.prependListener('request', this.traffic.listener);
     server.on('secureConnection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));

@@ -12,6 +12,13 @@ import { openPersistence } from './persist/index.js';
 
 export { Cluster, type ClusterOptions } from './cluster.js';
 export type { Pki } from './pki.js';
+export {
+  TrafficCounter,
+  trafficDelta,
+  trafficTotal,
+  type TrafficCount,
+  type TrafficSnapshot,
+} from './traffic.js';
 export type { WorkloadSimulation } from './workloads.js';
 export type { KubeObject, ResourceDef } from './types.js';
 

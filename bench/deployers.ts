@@ -1,0 +1,240 @@
+/**
+ * The deployer functions, side by side in one run: N mock DeployItems (default 1,000) driven
+ * in-process (job trigger → responsibility check → mock deployer, called) and end to end through
+ * the full landscape (source → broker → functions as processes), as items/s and their ratio; API
+ * requests and bytes per reconcile, counted at the embedded API server, per step and by verb; and
+ * the bytes the responsibility check reads for a 1 MB versus a 1 KB item it is not responsible for
+ * (target: equal). Fails (exit 1) only when an item did not end Succeeded or a step answered
+ * something unexpected, never because of speed. Every child process is killed at the end.
+ */
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { API_SERVER_PLACES, runEndToEnd, type ApiServerPlace, type EndToEndResult } from './deployers/e2e.js';
+import { startHarness, type Harness } from './deployers/harness.js';
+import { runInProcess, type InProcessResult } from './deployers/inprocess.js';
+import { runResponsibility, type SizeResult } from './deployers/responsibility.js';
+import {
+  sideBySideTraffic,
+  sizeFindings,
+  sizeTable,
+  stepTable,
+  throughputTable,
+  verbTable,
+} from './deployers/table.js';
+
+export const description =
+  'deployers: 1,000 mock DeployItems in-process vs through the landscape (items/s), API requests/bytes per reconcile, responsibility check 1 MB vs 1 KB';
+
+interface DeployersOptions {
+  items: number;
+  concurrency: number;
+  checkRepeats: number;
+  landscape: boolean;
+  readyTimeoutS: number;
+  timeoutS: number;
+  apiserver: ApiServerPlace;
+}
+
+interface Measured {
+  inProcess: InProcessResult;
+  sizes: SizeResult[];
+  e2e?: EndToEndResult;
+}
+
+const ITEMS_NS = 'bench-items';
+const SIZES_NS = 'bench-sizes';
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+function parseOptions(argv: string[]): DeployersOptions {
+  const cmd = new Command('deployers')
+    .description(description)
+    .option('--items <count>', 'mock DeployItems per side', positiveInt, 1_000)
+    .option('--concurrency <count>', 'items in flight (creates, and each in-process step)', positiveInt, 16)
+    .option('--check-repeats <count>', 'responsibility checks per sized item (median time)', positiveInt, 20)
+    .option('--no-landscape', 'skip the end-to-end side (no landscape process)')
+    .addOption(
+      new Option(
+        '--apiserver <where>',
+        "the landscape's API server: in this process, counted (bench), or npm start's own, not counted (landscape)",
+      )
+        .choices(API_SERVER_PLACES)
+        .default('bench'),
+    )
+    .option('--ready-timeout-s <s>', 'give up when the landscape is not ready after', positiveInt, 120)
+    .option('--timeout-s <s>', 'give up on end-to-end items not finished after', positiveInt, 600)
+    .exitOverride();
+  cmd.parse(argv, { from: 'user' });
+  return cmd.opts<DeployersOptions>();
+}
+
+const secondsSince = (t0: number): string => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+
+async function inProcessSide(o: DeployersOptions): Promise<Pick<Measured, 'inProcess' | 'sizes'>> {
+  let t0 = performance.now();
+  const h: Harness = await startHarness([ITEMS_NS, SIZES_NS]);
+  try {
+    const inProcess = await runInProcess(h, {
+      namespace: ITEMS_NS,
+      items: o.items,
+      concurrency: o.concurrency,
+    });
+    console.log(`in-process: ${o.items.toLocaleString('en')} items in ${secondsSince(t0)}`);
+    t0 = performance.now();
+    const sizes = await runResponsibility(h, { namespace: SIZES_NS, repeats: o.checkRepeats });
+    console.log(`responsibility check, 1 KB vs 1 MB: ${secondsSince(t0)}`);
+    return { inProcess, sizes };
+  } finally {
+    await h.close();
+  }
+}
+
+function settled(e: EndToEndResult): string {
+  if (e.settleMs === undefined) return '';
+  const after = `${(e.settleMs / 1000).toFixed(1)} s later`;
+  return e.quiet
+    ? `DeployItem requests stopped ${after}, `
+    : `DeployItem requests still going ${after} (counted until then), `;
+}
+
+async function measure(o: DeployersOptions): Promise<Measured> {
+  const side = await inProcessSide(o);
+  if (!o.landscape) return side;
+  const t0 = performance.now();
+  const e2e = await runEndToEnd({
+    namespace: ITEMS_NS,
+    items: o.items,
+    concurrency: o.concurrency,
+    readyTimeoutMs: o.readyTimeoutS * 1000,
+    timeoutMs: o.timeoutS * 1000,
+    apiserver: o.apiserver,
+  });
+  console.log(
+    `landscape: ready in ${(e2e.startupMs / 1000).toFixed(1)} s, ${o.items.toLocaleString('en')} items in ` +
+      `${(e2e.ms / 1000).toFixed(1)} s, ` +
+      settled(e2e) +
+      `stopped in ${(e2e.stopMs / 1000).toFixed(1)} s; ${secondsSince(t0)} in all`,
+  );
+  return { ...side, e2e };
+}
+
+function notes(m: Measured, o: DeployersOptions): string[] {
+  const lines = [
+    `In-process: one embedded API server (traffic counted) and a private redis-server; the functions' code called`,
+    `step by step over all items, ${o.concurrency} items in flight (the events the check would send are handed`,
+    'to the deployer as they are). Logs formatted at info and dropped. Time = create + trigger + check + deploy;',
+    'CPU = this process (API server, functions, client), redis-server not counted.',
+    'Per reconcile = trigger + check + deploy of one new item; the no-op pass is what each later event of a',
+    'finished item costs (the landscape delivers every DeployItem event to the trigger and the check, and each of',
+    "the deployer's writes is such an event). Bytes are HTTP bodies (no headers, no TLS), JSON.",
+    'Error answers are expected ones (e.g. 409 AlreadyExists for the default Context, 404 for a missing lock).',
+  ];
+  if (m.e2e) lines.push(...landscapeNotes(m.e2e, o));
+  lines.push(
+    'Responsibility check: `checkItem` of the default config (mock, manifest) on items of type helm, created',
+    'by a client (no last-applied annotation). "Before trigger": no deployer-type annotation yet, so the check',
+    'reads the item in full; "after": the metadata-only read alone. Bytes read = response bytes at the server.',
+  );
+  return lines;
+}
+
+function landscapeNotes(e: EndToEndResult, o: DeployersOptions): string[] {
+  const where =
+    e.apiserver === 'bench'
+      ? [
+          'Landscape: `local/main.ts --kubeconfig` against an embedded API server in this process, counted (the one',
+          '`npm start` would run in the landscape process, moved here: it no longer shares that event loop with the',
+          'broker, activator and source; `--apiserver landscape` measures that). Items seen finished in the',
+          "store's change feed (no requests). Traffic and CPU (every process of the landscape + this process: its",
+          'API server, creates) run until the DeployItem gets and writes stop ("requests stopped after"): every',
+          'event of an item goes to the trigger and the check, each check to the deployer, so each write costs',
+          'reads again, and those events are still queued when the last item is finished.',
+        ]
+      : [
+          'Landscape: `local/main.ts` with its own API server in the landscape process (not counted). Items seen',
+          `finished by a list every 500 ms (which the landscape's API server serves). CPU = every process of the`,
+          'landscape + this process (creates, polls).',
+        ];
+  return [
+    ...where,
+    `Fresh state dir, periodic resync off, functions scaled from zero (cold starts included), ${o.concurrency}`,
+    'creates in flight; time = first create → last item finished (jobIDFinished == jobID).',
+  ];
+}
+
+function e2eProblems(e: EndToEndResult): string[] {
+  const out: string[] = [];
+  if (e.create.errors > 0)
+    out.push(`landscape: ${e.create.errors} creates failed; first: ${String(e.create.firstError)}`);
+  if (e.timedOut) out.push(`landscape: not every item finished within the timeout`);
+  const c = e.completion;
+  if (c.succeeded !== e.items)
+    out.push(
+      `landscape: ${c.succeeded} of ${e.items} Succeeded, ${c.failed} Failed, ${c.other} other` +
+        (c.firstOther ? `; e.g. ${c.firstOther}` : ''),
+    );
+  return out;
+}
+
+function problems(m: Measured): string[] {
+  const out = m.inProcess.steps
+    .filter((s) => s.pool.errors > 0)
+    .map((s) => `in-process ${s.step}: ${s.pool.errors} unexpected; first: ${String(s.pool.firstError)}`);
+  const c = m.inProcess.completion;
+  if (c.succeeded !== m.inProcess.items)
+    out.push(`in-process: ${c.succeeded} of ${m.inProcess.items} Succeeded; e.g. ${c.firstOther ?? '-'}`);
+  for (const s of m.sizes) {
+    if (s.before.sent + s.after.sent > 0)
+      out.push(`responsibility check of ${s.c.label}: sent ${s.before.sent + s.after.sent} reconcile events`);
+  }
+  if (m.e2e) out.push(...e2eProblems(m.e2e));
+  return out;
+}
+
+function report(m: Measured, o: DeployersOptions): void {
+  console.log(
+    `Items/s, ${o.items.toLocaleString('en')} mock DeployItems each:\n\n${throughputTable(m.inProcess, m.e2e)}\n`,
+  );
+  console.log(
+    `API requests and bytes per item, counted at the API server (in-process):\n\n${stepTable(m.inProcess)}\n`,
+  );
+  console.log(`The same by verb and resource:\n\n${verbTable(m.inProcess)}\n`);
+  if (m.e2e?.traffic) {
+    console.log(
+      'API requests and bytes per item, in-process (create + trigger + check + deploy) vs the landscape',
+    );
+    console.log(`(first create until the DeployItem requests stop), counted at the API server:\n`);
+    console.log(`${sideBySideTraffic(m.inProcess, m.e2e.traffic, m.e2e.items)}\n`);
+  }
+  console.log(
+    `Bytes the responsibility check reads when not responsible (target: 1 MB ÷ 1 KB after trigger = 1.00×):\n`,
+  );
+  console.log(`${sizeTable(m.sizes)}\n`);
+  console.log(`${sizeFindings(m.sizes).join('\n')}\n`);
+  console.log(`${notes(m, o).join('\n')}\n`);
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let o: DeployersOptions;
+  try {
+    o = parseOptions(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    throw e;
+  }
+  console.log('# deployers benchmark');
+  console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
+  const load0 = loadavg()[0];
+  const t0 = performance.now();
+  const m = await measure(o);
+  console.log(`load average (1 min) at start ${load0.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}`);
+  console.log(`total ${secondsSince(t0)}\n`);
+  report(m, o);
+  const found = problems(m);
+  for (const p of found) console.error(`FAIL ${p}`);
+  return found.length > 0 ? 1 : 0;
+}
