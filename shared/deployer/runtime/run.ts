@@ -6,160 +6,45 @@
  * (continuous reconcile), the job start, Target / Context / config checks, the plugin's step,
  * then ONE status write when the status changed (final phase and jobIDFinished together), a
  * Warning Event for an error, the finalizer, and a requeue instead of any wait. The lock is
- * released whatever happens.
+ * released whatever happens. Its parts: deps.ts (what it is given), item-io.ts (reads and writes
+ * of the item, Target, Context, Events), hook-points.ts (hooks, aborts, the type check).
  */
 import { GVK } from '../../api/gvk.js';
-import {
-  DEFAULT_CONTEXT_NAME,
-  KUBERNETES_CLUSTER_TARGET_TYPE,
-  LANDSCAPER_FINALIZER,
-  LandscaperAnnotations,
-  type DeployerInformation,
-  type DeployItem,
-  type DeployItemStatus,
-  type Target,
-} from '../../api/landscaper.js';
-import { isNotFound, TargetKubeconfigError, type KubeClient } from '../../kube/index.js';
-import type { Logger } from '../../log/index.js';
-import type { Locker } from '../../lock/index.js';
+import { LandscaperAnnotations, type DeployItem, type Target } from '../../api/landscaper.js';
+import type { KubeClient } from '../../kube/index.js';
 import {
   applyError,
   applyStepResult,
-  contextError,
   decideOperation,
-  invalidTargetError,
   isDeleting,
   isProviderConfigurationEmpty,
-  missingTargetError,
   mustWork,
   progressingDeadline,
   providerConfigurationMissingError,
-  responsibleAfterHooks,
-  runHooks,
   shouldReconcileAfterHooks,
   startContinuousJob,
   startJob,
-  statusChanged,
   timeoutError,
   toDeployerError,
-  type HookResult,
-  type HookType,
-  type ItemEvent,
-  type ReconcileHooks,
   type StepOutcome,
 } from '../index.js';
-import type { DeployerPlugin, StepContext, StepResult } from '../types.js';
-import { recordItemEvent } from './events.js';
-import { statusMergePatch } from './patch.js';
+import type { StepContext, StepResult } from '../types.js';
+import { key, refOf, type ItemRef, type RunOutcome, type RuntimeDeps } from './deps.js';
+import { gate, hook, HookAbort, requeueFor, responsible, started } from './hook-points.js';
+import {
+  checkContext,
+  readItem,
+  readTarget,
+  recordEvent,
+  setFinalizer,
+  targetClientOf,
+  withoutUninstall,
+  writeStatus,
+} from './item-io.js';
 
-export interface ItemRef {
-  namespace: string;
-  name: string;
-  uid?: string;
-}
-
-export interface RuntimeDeps {
-  plugin: DeployerPlugin;
-  /** The cluster of the DeployItems (Targets, Contexts, SyncObjects, Events, export Secrets). */
-  host: KubeClient;
-  locker: Locker;
-  /** Look at the item again after `afterMs` (the requeue primitive). */
-  requeue(ref: ItemRef, afterMs: number): Promise<void>;
-  /** A client for a kubernetes-cluster Target (throws TargetKubeconfigError when refused). */
-  targetClient(target: Target): Promise<KubeClient>;
-  hooks: ReconcileHooks;
-  deployer: DeployerInformation;
-  now: () => Date;
-  newId: () => string;
-  log: Logger;
-  /** Retry delay when another replica holds the lock. */
-  lockRetryMs: number;
-  /** Counts this reconcile as in flight (monitoring); returns its end. */
-  inFlight?: () => Promise<() => Promise<void>>;
-}
-
-export const RUN_OUTCOMES = [
-  'gone',
-  'not-responsible',
-  'nothing-to-do',
-  'locked-elsewhere',
-  'interrupted',
-  'finished',
-  'waiting',
-  'retrying',
-  'unfinished',
-  'deleted',
-  'aborted-by-hook',
-] as const;
-export type RunOutcome = (typeof RUN_OUTCOMES)[number];
-
-async function readItem(host: KubeClient, ref: ItemRef): Promise<DeployItem | undefined> {
-  try {
-    const item = await host.get<DeployItem>(GVK.DeployItem, ref.namespace, ref.name);
-    if (ref.uid && item.metadata?.uid !== ref.uid) return undefined;
-    return item;
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
-function key(ref: ItemRef): string {
-  return `${ref.namespace}/${ref.name}`;
-}
-
-async function writeStatus(
-  deps: RuntimeDeps,
-  item: DeployItem,
-  status: DeployItemStatus,
-): Promise<DeployItem> {
-  if (!statusChanged(item.status, status)) return item;
-  const ref = { namespace: item.metadata?.namespace, name: item.metadata?.name ?? '' };
-  return deps.host.patchStatus<DeployItem>(GVK.DeployItem, ref, statusMergePatch(item.status, status));
-}
-
-/** Adds or removes the Landscaper finalizer; optimistic (resourceVersion), a conflict is retried by the caller. */
-async function setFinalizer(deps: RuntimeDeps, item: DeployItem, present: boolean): Promise<DeployItem> {
-  const current = item.metadata?.finalizers ?? [];
-  const has = current.includes(LANDSCAPER_FINALIZER);
-  if (has === present) return item;
-  const finalizers = present
-    ? [...current, LANDSCAPER_FINALIZER]
-    : current.filter((f) => f !== LANDSCAPER_FINALIZER);
-  return deps.host.mergePatch<DeployItem>(
-    GVK.DeployItem,
-    { namespace: item.metadata?.namespace, name: item.metadata?.name ?? '' },
-    { metadata: { finalizers, resourceVersion: item.metadata?.resourceVersion } },
-  );
-}
-
-async function hook(
-  deps: RuntimeDeps,
-  type: HookType,
-  item?: DeployItem,
-  target?: Target,
-): ReturnType<typeof runHooks> {
-  return runHooks(deps.hooks, type, { item, target, now: deps.now(), log: deps.log });
-}
-
-/** A hook point asked to abort the reconcile (seed 002): the step stops here, writing nothing. */
-export class HookAbort extends Error {
-  override readonly name = 'HookAbort';
-  constructor(
-    readonly type: HookType,
-    readonly requeueAfterMs: number | undefined,
-  ) {
-    super(`reconcile aborted by a ${type} hook`);
-  }
-}
-
-/** Runs a hook point; an aggregated abortReconcile throws HookAbort (with its requeue, if any). */
-async function gate(deps: RuntimeDeps, type: HookType, item?: DeployItem, target?: Target): Promise<void> {
-  const result = await hook(deps, type, item, target);
-  if (!result?.abortReconcile) return;
-  const after = result.requeue || result.requeueAfterMs > 0 ? result.requeueAfterMs : undefined;
-  throw new HookAbort(type, after);
-}
+export { RUN_OUTCOMES } from './deps.js';
+export type { ItemRef, RunOutcome, RuntimeDeps } from './deps.js';
+export { HookAbort } from './hook-points.js';
 
 /** The operation annotation; true when the step ends here (interrupt). */
 async function handleOperation(
@@ -183,14 +68,6 @@ async function handleOperation(
   return { item: next, stop: op.operation === 'interrupt' };
 }
 
-function refOf(item: DeployItem): ItemRef {
-  return {
-    namespace: item.metadata?.namespace ?? '',
-    name: item.metadata?.name ?? '',
-    uid: item.metadata?.uid,
-  };
-}
-
 /** A finished item: the ShouldReconcile hooks may start a new job (continuous reconcile). */
 async function maybeContinuous(deps: RuntimeDeps, item: DeployItem): Promise<DeployItem | undefined> {
   const result = await hook(deps, 'ShouldReconcile', item);
@@ -201,49 +78,6 @@ async function maybeContinuous(deps: RuntimeDeps, item: DeployItem): Promise<Dep
   if (!status) return undefined;
   deps.log.info('continuous reconcile: new job', { deployItem: key(refOf(item)), jobID: status.jobID });
   return writeStatus(deps, item, status);
-}
-
-async function readTarget(
-  deps: RuntimeDeps,
-  item: DeployItem,
-  deleting: boolean,
-): Promise<Target | undefined> {
-  const name = item.spec.target?.name;
-  if (!name) return undefined;
-  const namespace = item.spec.target?.namespace ?? item.metadata?.namespace;
-  try {
-    return await deps.host.get<Target>(GVK.Target, namespace, name);
-  } catch (err) {
-    if (isNotFound(err)) throw missingTargetError(deleting);
-    throw err;
-  }
-}
-
-async function targetClientOf(
-  deps: RuntimeDeps,
-  target: Target | undefined,
-  deleting: boolean,
-): Promise<KubeClient | undefined> {
-  if (!target || target.spec.type !== KUBERNETES_CLUSTER_TARGET_TYPE) return undefined;
-  try {
-    return await deps.targetClient(target);
-  } catch (err) {
-    if (err instanceof TargetKubeconfigError) throw invalidTargetError(err.message, deleting);
-    throw err;
-  }
-}
-
-async function checkContext(deps: RuntimeDeps, item: DeployItem, deleting: boolean): Promise<void> {
-  const name = item.spec.context || DEFAULT_CONTEXT_NAME;
-  try {
-    await deps.host.getMetadata(GVK.Context, item.metadata?.namespace, name);
-  } catch (err) {
-    throw contextError(name, isNotFound(err) ? 'not found' : String(err), deleting);
-  }
-}
-
-function withoutUninstall(item: DeployItem): boolean {
-  return item.metadata?.annotations?.[LandscaperAnnotations.deleteWithoutUninstall] === 'true';
 }
 
 function stepContext(
@@ -329,22 +163,6 @@ function untilDeadline(deps: RuntimeDeps, item: DeployItem, outcome: StepOutcome
   }
 }
 
-async function recordEvent(deps: RuntimeDeps, item: DeployItem, event: ItemEvent): Promise<void> {
-  try {
-    await recordItemEvent(deps.host, item, event, {
-      component: deps.deployer.name,
-      now: deps.now(),
-      newId: deps.newId,
-    });
-  } catch (err) {
-    deps.log.warn('cannot record the Event', {
-      deployItem: key(refOf(item)),
-      reason: event.reason,
-      error: String(err),
-    });
-  }
-}
-
 /** The locked part: the item is re-read under the lock. */
 async function lockedStep(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> {
   const start = deps.now();
@@ -408,34 +226,6 @@ async function needsLock(deps: RuntimeDeps, item: DeployItem): Promise<boolean> 
   if (result && (result.requeue || result.requeueAfterMs > 0))
     await deps.requeue(refOf(item), result.requeueAfterMs);
   return false;
-}
-
-/**
- * The deployer's own responsibility check (the type; the Target and selectors were checked by
- * the responsibility-check function): DuringResponsibilityCheck hooks may override it, then
- * AfterResponsibilityCheck hooks run (their abort ends the step).
- */
-async function responsible(deps: RuntimeDeps, item: DeployItem): Promise<boolean> {
-  const during = await hook(deps, 'DuringResponsibilityCheck', item);
-  if (!responsibleAfterHooks(item.spec.type === deps.plugin.type, during)) return false;
-  const after = await hook(deps, 'AfterResponsibilityCheck', item);
-  return !after?.abortReconcile;
-}
-
-/** A hook result's requeue, when it asks for one. */
-async function requeueFor(deps: RuntimeDeps, ref: ItemRef, result: HookResult | undefined): Promise<void> {
-  if (result && (result.requeue || result.requeueAfterMs > 0)) await deps.requeue(ref, result.requeueAfterMs);
-}
-
-/** Start hooks: false when they abort the reconcile. */
-async function started(deps: RuntimeDeps): Promise<boolean> {
-  try {
-    await gate(deps, 'Start');
-    return true;
-  } catch (err) {
-    if (err instanceof HookAbort) return false;
-    throw err;
-  }
 }
 
 /** The lock, the locked step, the End hooks; a held lock is looked at again after lockRetryMs. */
