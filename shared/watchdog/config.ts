@@ -26,6 +26,8 @@ import { z } from 'zod';
 import { envValue, type ConfigResult, type EnvOverride } from '../config/index.js';
 import { parseGoDuration } from '../deployer/time.js';
 
+import { at, canonicalKeys, isMapping, PROBER_SHAPE, WEEDER_SHAPE, type Shape } from './keys.js';
+export { foldKey } from './keys.js';
 export type { ConfigResult } from '../config/index.js';
 
 // ---- defaults (upstream internal/prober/config.go, internal/weeder/config.go, the seed's table) ----
@@ -279,125 +281,6 @@ export const WATCHDOG_ENV_OVERRIDES = {
   KUBE_API_BURST: { key: 'kubeApiBurst', kind: 'number' },
   CONCURRENT_RECONCILES: { key: 'concurrentReconciles', kind: 'number' },
 } as const satisfies Record<string, EnvOverride>;
-
-// ---- case-insensitive keys (encoding/json) ----
-
-/**
- * Which keys are struct fields (folded), where maps and lists are, and which leaves are Go strings
- * (`'string'`: a YAML number or boolean there becomes its text, as sigs.k8s.io/yaml does); `null` is
- * any other leaf.
- */
-type Shape =
-  { fields: Readonly<Record<string, Shape>> } | { items: Shape } | { values: Shape } | 'string' | null;
-
-const S = 'string';
-const SCALE_SHAPE: Shape = { fields: { level: null, initialDelay: null, timeout: null } };
-const FLAG_SHAPE = { kubeApiQps: null, kubeApiBurst: null, concurrentReconciles: null };
-const PROBER_SHAPE: Shape = {
-  fields: {
-    kubeConfigSecretName: S,
-    probeInterval: null,
-    initialDelay: null,
-    probeTimeout: null,
-    backoffJitterFactor: null,
-    kcmNodeMonitorGraceDuration: null,
-    nodeLeaseFailureFraction: null,
-    dependentResourceInfos: {
-      items: {
-        fields: {
-          ref: { fields: { apiVersion: S, kind: S, name: S } },
-          optional: null,
-          scaleUp: SCALE_SHAPE,
-          scaleDown: SCALE_SHAPE,
-        },
-      },
-    },
-    ...FLAG_SHAPE,
-  },
-};
-const SELECTOR_SHAPE: Shape = {
-  fields: {
-    matchLabels: { values: S },
-    matchExpressions: { items: { fields: { key: S, operator: S, values: { items: S } } } },
-  },
-};
-const WEEDER_SHAPE: Shape = {
-  fields: {
-    watchDuration: null,
-    servicesAndDependantSelectors: { values: { fields: { podSelectors: { items: SELECTOR_SHAPE } } } },
-    ...FLAG_SHAPE,
-  },
-};
-
-/** encoding/json's key folding for ASCII field names: `K` (U+212A) lowercases to `k`; `ſ` folds to `s`. */
-export function foldKey(key: string): string {
-  return key.toLowerCase().replace(/\u017f/g, 's');
-}
-
-const at = (path: string, key: string | number): string => (path === '' ? `${key}` : `${path}.${key}`);
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** Renames folded struct keys to their canonical spelling and drops `null` values; never mutates. */
-function canonicalKeys(value: unknown, shape: Shape, path: string, problems: string[]): unknown {
-  if (shape === null) return value;
-  if (shape === 'string') {
-    return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
-  }
-  if ('items' in shape) {
-    return Array.isArray(value)
-      ? value.map((v, i) => canonicalKeys(v, shape.items, at(path, i), problems))
-      : value;
-  }
-  if (!isMapping(value)) return value;
-  return 'values' in shape
-    ? canonicalMap(value, shape.values, path, problems)
-    : canonicalStruct(value, shape.fields, path, problems);
-}
-
-/** A Go map: keys exact. */
-function canonicalMap(
-  value: Record<string, unknown>,
-  shape: Shape,
-  path: string,
-  problems: string[],
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    setKey(out, k, canonicalKeys(v, shape, at(path, k), problems));
-  }
-  return out;
-}
-
-/** A Go struct: keys folded; two spellings of one field are a problem. */
-function canonicalStruct(
-  value: Record<string, unknown>,
-  fields: Readonly<Record<string, Shape>>,
-  path: string,
-  problems: string[],
-): Record<string, unknown> {
-  const canonical = new Map(Object.keys(fields).map((k) => [foldKey(k), k]));
-  const seen = new Map<string, string>();
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (v === null) continue;
-    const name = canonical.get(foldKey(key)) ?? key;
-    const earlier = seen.get(name);
-    if (earlier !== undefined) {
-      problems.push(`${at(path, key)}: same field as ${at(path, earlier)} (keys match case-insensitively)`);
-    }
-    seen.set(name, key);
-    const sub = Object.hasOwn(fields, name) ? fields[name] : null;
-    setKey(out, name, canonicalKeys(v, sub, at(path, name), problems));
-  }
-  return out;
-}
 
 // ---- loading ----
 
