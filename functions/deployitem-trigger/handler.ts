@@ -32,6 +32,7 @@ export function createTriggerInstance(
         now: () => new Date(),
         newId: randomUUID,
         log,
+        contexts: new Set<string>(),
       }),
     },
     opts,

@@ -18,11 +18,18 @@ export interface TriggerDeps {
   now: () => Date;
   newId: () => string;
   log: Logger;
+  /**
+   * Namespaces this instance already saw with a default Context (saves a create → 409 per item).
+   * A Context deleted later is not recreated until the instance is replaced (scale to zero).
+   */
+  contexts?: Set<string>;
 }
 
 export type TriggerOutcome = 'gone' | 'unchanged' | JobTrigger | 'annotated';
 
-async function ensureContext(client: KubeClient, namespace: string, log: Logger): Promise<void> {
+async function ensureContext(deps: TriggerDeps, namespace: string): Promise<void> {
+  if (deps.contexts?.has(namespace)) return;
+  const { client, log } = deps;
   try {
     await client.create(GVK.Context, {
       apiVersion: 'landscaper.gardener.cloud/v1alpha1',
@@ -33,6 +40,7 @@ async function ensureContext(client: KubeClient, namespace: string, log: Logger)
   } catch (err) {
     if (!isAlreadyExists(err)) throw err;
   }
+  deps.contexts?.add(namespace);
 }
 
 /** Decides and writes for the item `namespace/name`. */
@@ -52,7 +60,7 @@ export async function triggerJob(
   if (!decision) return 'unchanged';
   if (decision.status) {
     if (decision.trigger === 'Created' && config.ensureDefaultContext)
-      await ensureContext(deps.client, ref.namespace, deps.log);
+      await ensureContext(deps, ref.namespace);
     await deps.client.replaceStatus(GVK.DeployItem, { ...item, status: decision.status });
     deps.log.info('new job', {
       deployItem: `${ref.namespace}/${ref.name}`,
