@@ -1,0 +1,147 @@
+import {
+  decidePodEvent,
+  decideRecovery,
+  isCrashLooping,
+  isEndpointsReady,
+  isSliceReady,
+  openWindows,
+  podsToWeed,
+  serviceOfSlice,
+  type PodLike,
+  type RecoveryAction,
+  type WeedWindow,
+} from './weeder.js';
+
+const slice = (...ready: Array<boolean | null | undefined>): Parameters<typeof isSliceReady>[0] => ({
+  metadata: { name: 's', namespace: 'ns', labels: { 'kubernetes.io/service-name': 'kube-apiserver' } },
+  endpoints: ready.map((r) => ({ conditions: { ready: r } })),
+});
+
+describe('readiness', () => {
+  it.each([
+    [[true], true],
+    [[true, true], true],
+    [[true, false], false],
+    [[null], false],
+    [[undefined], false],
+    [[], false],
+  ])('EndpointSlice with ready %j → %s', (ready, want) => {
+    expect(isSliceReady(slice(...ready))).toBe(want);
+  });
+
+  it.each([
+    [[{ addresses: [1] }], true],
+    [[{ addresses: [1], notReadyAddresses: [2] }], false],
+    [[{ addresses: [] }], false],
+    [[], false],
+    [[{ addresses: [1] }, { notReadyAddresses: [1] }], false],
+  ])('Endpoints subsets %j → %s', (subsets, want) => {
+    expect(isEndpointsReady({ subsets })).toBe(want);
+  });
+
+  it('names the service of a slice by its label', () => {
+    expect(serviceOfSlice(slice(true))).toBe('kube-apiserver');
+    expect(serviceOfSlice({ metadata: {} })).toBeUndefined();
+  });
+});
+
+describe('decideRecovery', () => {
+  it.each<[RecoveryAction, boolean | undefined, boolean, boolean]>([
+    ['add', undefined, true, true],
+    ['add', undefined, false, false],
+    ['add', true, true, true],
+    ['update', false, true, true],
+    ['update', true, true, false],
+    ['update', undefined, true, false],
+    ['update', false, false, false],
+    ['update', true, false, false],
+    ['delete', false, true, false],
+    ['resync', false, true, false],
+  ])('%s, previously %s, now ready %s → %s', (action, previous, ready, want) => {
+    expect(decideRecovery(action, previous, ready)).toBe(want);
+  });
+});
+
+const pod = (
+  name: string,
+  labels: Record<string, string>,
+  reason?: string,
+  extra: Partial<PodLike['metadata']> = {},
+  init = false,
+): PodLike & { metadata: { name: string } } => {
+  const statuses = [{ state: reason ? { waiting: { reason } } : { running: {} } }];
+  return {
+    metadata: { name, namespace: 'ns', labels, ...extra },
+    status: init ? { initContainerStatuses: statuses } : { containerStatuses: statuses },
+  };
+};
+
+describe('crash-looping pods', () => {
+  it.each([
+    ['CrashLoopBackOff', pod('a', {}, 'CrashLoopBackOff'), true],
+    ['an init container in CrashLoopBackOff', pod('a', {}, 'CrashLoopBackOff', {}, true), true],
+    ['ImagePullBackOff', pod('a', {}, 'ImagePullBackOff'), false],
+    ['running', pod('a', {}), false],
+    ['being deleted', pod('a', {}, 'CrashLoopBackOff', { deletionTimestamp: '2026-01-01T00:00:00Z' }), false],
+    ['no status', { metadata: { name: 'a' } }, false],
+  ])('%s → %s', (_what, p, want) => {
+    expect(isCrashLooping(p)).toBe(want);
+  });
+
+  it('weeds only crash-looping pods matching any of the selectors', () => {
+    const pods = [
+      pod('kcm', { role: 'controller-manager' }, 'CrashLoopBackOff'),
+      pod('other', { role: 'other' }, 'CrashLoopBackOff'),
+      pod('ok', { role: 'controller-manager' }),
+      pod('mcm', { app: 'mcm' }, 'CrashLoopBackOff'),
+    ];
+    const selected = podsToWeed(pods, [
+      { matchLabels: { role: 'controller-manager' } },
+      { matchExpressions: [{ key: 'app', operator: 'In', values: ['mcm'] }] },
+    ]);
+    expect(selected.map((p) => p.metadata.name)).toEqual(['kcm', 'mcm']);
+  });
+});
+
+describe('windows and Pod events', () => {
+  const windows: WeedWindow[] = [
+    { namespace: 'ns', service: 'kube-apiserver', until: 2_000 },
+    { namespace: 'ns', service: 'etcd-main-client', until: 500 },
+    { namespace: 'other', service: 'kube-apiserver', until: 5_000 },
+  ];
+  const selectors = (svc: string): Array<{ matchLabels: Record<string, string> }> | undefined =>
+    svc === 'kube-apiserver'
+      ? [{ matchLabels: { role: 'kcm' } }]
+      : svc === 'etcd-main-client'
+        ? [{ matchLabels: { role: 'api' } }]
+        : undefined;
+
+  it('keeps the windows open at the time', () => {
+    expect(openWindows(windows, 1_000).map((w) => `${w.namespace}/${w.service}`)).toEqual([
+      'ns/kube-apiserver',
+      'other/kube-apiserver',
+    ]);
+  });
+
+  it.each([
+    [
+      'crash-looping, selected, inside the window',
+      pod('a', { role: 'kcm' }, 'CrashLoopBackOff'),
+      1_000,
+      true,
+      ['kube-apiserver'],
+    ],
+    [
+      'crash-looping, selected, after the window',
+      pod('a', { role: 'kcm' }, 'CrashLoopBackOff'),
+      2_000,
+      false,
+      [],
+    ],
+    ['crash-looping, other labels', pod('a', { role: 'x' }, 'CrashLoopBackOff'), 1_000, false, []],
+    ['selected by a closed window only', pod('a', { role: 'api' }, 'CrashLoopBackOff'), 1_000, false, []],
+    ['not crash-looping', pod('a', { role: 'kcm' }), 1_000, false, []],
+  ])('%s → delete %s', (_what, p, now, del, services) => {
+    expect(decidePodEvent(p, windows, selectors, now)).toEqual({ delete: del, services });
+  });
+});
