@@ -128,6 +128,7 @@ describe('the repository', () => {
       'deployitem-timeout': [0, 1, 1, '/etc/landscape'],
       'syncobject-cleanup': [0, 1, 1, '/etc/landscape'],
       'landscaper-monitoring': [0, 1, 1, '/etc/landscape'],
+      weeder: [0, 2, 20, '/etc/landscape'],
     });
   });
 

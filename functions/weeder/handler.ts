@@ -1,0 +1,90 @@
+/**
+ * weeder: the dependency watchdog's weeder (seed 003) as a function. EndpointSlice / Endpoints
+ * events of the configured services (a not-ready → ready transition opens a `watchDuration`
+ * window and deletes their CrashLoopBackOff dependants), and Pod events (deleted when they
+ * crash-loop inside a window), from an ApiServerSource in Resource mode (./weed.ts).
+ * Config: CONFIG_FILE (the seed's weeder YAML) and REDIS_URL (./config.ts).
+ */
+import * as ff from '@google-cloud/functions-framework';
+import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
+import {
+  createInstance,
+  eventType,
+  hostKubeConfig,
+  type FunctionInstance,
+  type InstanceOptions,
+} from '../../shared/function/index.js';
+import { createKubeClient } from '../../shared/kube/index.js';
+import type { RecoveryAction } from '../../shared/watchdog/weeder.js';
+import { FUNCTION_NAME, loadConfig, type WeederConfig } from './config.js';
+import { onEndpoints, onPod, type WeedDeps } from './weed.js';
+
+export { FUNCTION_NAME } from './config.js';
+
+type Deps = WeedDeps & { handle: RedisHandle };
+
+export function createWeederInstance(opts: InstanceOptions = {}): FunctionInstance<WeederConfig, Deps> {
+  return createInstance(
+    {
+      name: FUNCTION_NAME,
+      loadConfig,
+      setup: ({ env, log }) => {
+        const url = env['REDIS_URL'];
+        if (!url) throw new Error('REDIS_URL is not set: the weeder keeps its watch windows in Redis');
+        const handle = lazyRedis({ url, connectionName: FUNCTION_NAME });
+        return {
+          client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+          redis: () => handle.get(),
+          handle,
+          now: () => Date.now(),
+          log,
+        };
+      },
+      close: (deps) => deps.handle.close(),
+    },
+    opts,
+  );
+}
+
+const ACTIONS: Record<string, RecoveryAction> = { add: 'add', update: 'update', delete: 'delete' };
+
+/** The event's action (`dev.knative.apiserver.resource.<action>`), kind and object. */
+function parse(ce: unknown): { action?: RecoveryAction; kind: string; object: Record<string, unknown> } {
+  const e = (typeof ce === 'object' && ce !== null ? ce : {}) as Record<string, unknown>;
+  const action = ACTIONS[eventType(ce).split('.').pop() ?? ''];
+  const object = (typeof e.data === 'object' && e.data !== null ? e.data : {}) as Record<string, unknown>;
+  const kind = typeof e.kind === 'string' ? e.kind : typeof object.kind === 'string' ? object.kind : '';
+  return { action, kind, object };
+}
+
+type Pod = Parameters<typeof onPod>[2];
+
+function asPod(object: Record<string, unknown>): Pod | undefined {
+  const meta = object.metadata as { name?: string; namespace?: string } | undefined;
+  return meta?.name && meta.namespace ? (object as unknown as Pod) : undefined;
+}
+
+/** One event; the number of pods deleted (tests). */
+export async function runWeederEvent(
+  instance: FunctionInstance<WeederConfig, Deps>,
+  ce: unknown,
+): Promise<number> {
+  const r = await instance.ready();
+  if (!r.ok) return 0;
+  const { action, kind, object } = parse(ce);
+  if (!action) return 0;
+  if (kind === 'EndpointSlice' || kind === 'Endpoints')
+    return onEndpoints(r.deps, r.config, action, object, kind);
+  const pod = kind === 'Pod' && action !== 'delete' ? asPod(object) : undefined;
+  return pod && (await onPod(r.deps, r.config, pod)) ? 1 : 0;
+}
+
+export const instance = createWeederInstance();
+
+/** The handler under its camelCase name: the `handler` (entry point) of serverless.yml. */
+export const weeder = async (ce: unknown): Promise<void> => {
+  await runWeederEvent(instance, ce);
+};
+
+ff.cloudEvent(FUNCTION_NAME, weeder);
+ff.cloudEvent('weeder', weeder);

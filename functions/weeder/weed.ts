@@ -1,0 +1,140 @@
+/**
+ * The weeder's I/O around shared/watchdog/weeder.ts: the readiness last seen per EndpointSlice /
+ * Endpoints and the open windows per service live in Redis (a window is a key that expires with
+ * it); a recovery opens the window and deletes the service's crash-looping dependants now; a Pod
+ * event inside a window deletes that pod when it crash-loops. Nothing outside a window is touched.
+ */
+import { GVK } from '../../shared/api/gvk.js';
+import { keyspace, type Redis } from '../../shared/cache/index.js';
+import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
+import type { Logger } from '../../shared/log/index.js';
+import { selectorString } from '../../triggers/apiserver-source/selector.js';
+import {
+  decidePodEvent,
+  decideRecovery,
+  isEndpointsReady,
+  isSliceReady,
+  podsToWeed,
+  serviceOfSlice,
+  type EndpointsLike,
+  type EndpointSliceLike,
+  type PodLike,
+  type RecoveryAction,
+  type WeedWindow,
+} from '../../shared/watchdog/weeder.js';
+import type { WeederConfig } from './config.js';
+
+const KEYS = keyspace('weeder');
+/** How long the last seen readiness is kept without a new event. */
+const READY_TTL_S = 7 * 24 * 3600;
+
+export interface WeedDeps {
+  client: KubeClient;
+  redis: () => Promise<Redis>;
+  now: () => number;
+  log: Logger;
+}
+
+type Pod = PodLike & { metadata: { name: string; namespace: string } };
+
+async function deletePod(deps: WeedDeps, pod: Pod, service: string): Promise<boolean> {
+  try {
+    await deps.client.delete(GVK.Pod, { namespace: pod.metadata.namespace, name: pod.metadata.name });
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+  deps.log.info('deleted pod in CrashLoopBackOff', {
+    namespace: pod.metadata.namespace,
+    pod: pod.metadata.name,
+    service,
+  });
+  return true;
+}
+
+/** Deletes the service's crash-looping dependants in the namespace; how many were deleted. */
+async function sweep(
+  deps: WeedDeps,
+  config: WeederConfig,
+  namespace: string,
+  service: string,
+): Promise<number> {
+  let deleted = 0;
+  for (const selector of config.servicesAndDependantSelectors[service]?.podSelectors ?? []) {
+    const pods = await deps.client.list<Pod>(GVK.Pod, namespace, { labelSelector: selectorString(selector) });
+    for (const pod of podsToWeed(pods.items, [selector])) if (await deletePod(deps, pod, service)) deleted++;
+  }
+  return deleted;
+}
+
+type EndpointsKind = 'EndpointSlice' | 'Endpoints';
+
+/** The object's namespace, name, service and readiness; undefined when it is not a configured service's. */
+function endpointsState(
+  config: WeederConfig,
+  object: EndpointSliceLike | EndpointsLike,
+  kind: EndpointsKind,
+): { namespace: string; name: string; service: string; ready: boolean } | undefined {
+  const { namespace, name } = object.metadata ?? {};
+  if (!namespace || !name) return undefined;
+  const slice = kind === 'EndpointSlice';
+  const service = slice ? serviceOfSlice(object) : name;
+  if (!service || !config.servicesAndDependantSelectors[service]) return undefined;
+  return { namespace, name, service, ready: slice ? isSliceReady(object) : isEndpointsReady(object) };
+}
+
+/** Remembers the readiness of the object; the readiness remembered before. */
+async function rememberReadiness(
+  redis: Redis,
+  key: string,
+  action: RecoveryAction,
+  ready: boolean,
+): Promise<boolean | undefined> {
+  const seen = await redis.get(key);
+  if (action === 'delete') await redis.del(key);
+  else await redis.set(key, String(ready), 'EX', READY_TTL_S);
+  return seen === null ? undefined : seen === 'true';
+}
+
+/** An EndpointSlice (or Endpoints) event: remember its readiness; on a recovery open the window and sweep. */
+export async function onEndpoints(
+  deps: WeedDeps,
+  config: WeederConfig,
+  action: RecoveryAction,
+  object: EndpointSliceLike | EndpointsLike,
+  kind: EndpointsKind,
+): Promise<number> {
+  const state = endpointsState(config, object, kind);
+  if (!state) return 0;
+  const { namespace, name, service, ready } = state;
+  const redis = await deps.redis();
+  const previous = await rememberReadiness(redis, KEYS.key('ready', kind, namespace, name), action, ready);
+  if (!decideRecovery(action, previous, ready)) return 0;
+  const window = config.watchDuration;
+  await redis.set(KEYS.key('window', namespace, service), String(deps.now() + window), 'PX', window);
+  deps.log.info('service recovered: weeding its CrashLoopBackOff dependants', {
+    namespace,
+    service,
+    watchDurationMs: window,
+  });
+  return sweep(deps, config, namespace, service);
+}
+
+/** A Pod event: deleted when it crash-loops inside an open window of a service that selects it. */
+export async function onPod(deps: WeedDeps, config: WeederConfig, pod: Pod): Promise<boolean> {
+  const namespace = pod.metadata.namespace;
+  const services = Object.keys(config.servicesAndDependantSelectors);
+  const redis = await deps.redis();
+  const untils =
+    services.length > 0 ? await redis.mget(services.map((s) => KEYS.key('window', namespace, s))) : [];
+  const windows: WeedWindow[] = services.flatMap((service, i) =>
+    untils[i] ? [{ namespace, service, until: Number(untils[i]) }] : [],
+  );
+  const decision = decidePodEvent(
+    pod,
+    windows,
+    (s) => config.servicesAndDependantSelectors[s]?.podSelectors,
+    deps.now(),
+  );
+  return decision.delete ? deletePod(deps, pod, decision.services.join(',')) : false;
+}

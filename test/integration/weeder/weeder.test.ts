@@ -1,0 +1,163 @@
+/**
+ * The weeder function's handler against the embedded API server and a private redis-server:
+ * an EndpointSlice turning ready opens the window and deletes the service's CrashLoopBackOff
+ * dependants; Pod events inside the window delete pods that start crash-looping; pods with other
+ * labels, in other namespaces or after the window are not touched; Endpoints work the same way.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { GVK } from '../../../shared/api/gvk.js';
+import { createLogger } from '../../../shared/log/index.js';
+import {
+  createKubeClient,
+  isNotFound,
+  kubeConfigFromYaml,
+  type KubeClient,
+} from '../../../shared/kube/index.js';
+import { createWeederInstance, runWeederEvent } from '../../../functions/weeder/handler.js';
+import { startRedis, type TestRedis } from '../../support/redis.js';
+
+const CONFIG = `watchDuration: 1500ms
+servicesAndDependantSelectors:
+  kube-apiserver:
+    podSelectors:
+      - matchExpressions:
+          - {key: role, operator: In, values: [controller-manager]}
+  etcd-main-client:
+    podSelectors:
+      - matchLabels: {role: apiserver}
+`;
+
+let srv: ApiServer;
+let redis: TestRedis;
+let dir: string;
+let client: KubeClient;
+let instance: ReturnType<typeof createWeederInstance>;
+
+beforeAll(async () => {
+  srv = await startApiServer({ clusters: ['seed'] });
+  redis = await startRedis();
+  dir = await mkdtemp(join(tmpdir(), 'weeder-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(kubeconfig, srv.cluster('seed').kubeconfigYaml());
+  client = createKubeClient(kubeConfigFromYaml(srv.cluster('seed').kubeconfigYaml()));
+  for (const name of ['shoot--a', 'shoot--b']) await client.create(GVK.Namespace, { metadata: { name } });
+  instance = createWeederInstance({
+    env: () => ({ KUBECONFIG: kubeconfig, REDIS_URL: redis.url, CONFIG_FILE: '/weeder.yaml' }),
+    readFile: () => Promise.resolve(CONFIG),
+    log: createLogger({ name: 'test', level: 'error' }),
+  });
+}, 30_000);
+
+afterAll(async () => {
+  await instance?.close();
+  await redis?.stop();
+  await srv?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function pod(
+  namespace: string,
+  name: string,
+  labels: Record<string, string>,
+  reason?: string,
+): Promise<Record<string, unknown>> {
+  await client.create(GVK.Pod, {
+    metadata: { name, namespace, labels },
+    spec: { containers: [{ name: 'c', image: 'i' }] },
+  });
+  const state = reason ? { waiting: { reason } } : { running: { startedAt: new Date().toISOString() } };
+  return client.patchStatus(
+    GVK.Pod,
+    { namespace, name },
+    {
+      status: {
+        phase: 'Running',
+        containerStatuses: [{ name: 'c', image: 'i', imageID: '', ready: false, restartCount: 3, state }],
+      },
+    },
+  );
+}
+
+async function exists(namespace: string, name: string): Promise<boolean> {
+  try {
+    await client.get(GVK.Pod, namespace, name);
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+const slice = (namespace: string, ready: boolean): Record<string, unknown> => ({
+  apiVersion: 'discovery.k8s.io/v1',
+  kind: 'EndpointSlice',
+  metadata: {
+    name: 'kube-apiserver-x1',
+    namespace,
+    labels: { 'kubernetes.io/service-name': 'kube-apiserver' },
+  },
+  addressType: 'IPv4',
+  endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready } }],
+});
+
+const event = (action: string, data: Record<string, unknown>): Record<string, unknown> => ({
+  type: `dev.knative.apiserver.resource.${action}`,
+  kind: data.kind,
+  namespace: (data.metadata as { namespace: string }).namespace,
+  name: (data.metadata as { name: string }).name,
+  data,
+});
+
+it('deletes crash-looping dependants when the service recovers, and those that crash-loop inside the window', async () => {
+  await pod('shoot--a', 'kcm-1', { role: 'controller-manager' }, 'CrashLoopBackOff');
+  await pod('shoot--a', 'kcm-ok', { role: 'controller-manager' });
+  await pod('shoot--a', 'other-1', { role: 'other' }, 'CrashLoopBackOff');
+  await pod('shoot--b', 'kcm-b', { role: 'controller-manager' }, 'CrashLoopBackOff');
+
+  expect(await runWeederEvent(instance, event('add', slice('shoot--a', false)))).toBe(0);
+  expect(await exists('shoot--a', 'kcm-1')).toBe(true);
+  expect(await runWeederEvent(instance, event('update', slice('shoot--a', true)))).toBe(1);
+  expect(await exists('shoot--a', 'kcm-1')).toBe(false);
+  expect(await exists('shoot--a', 'kcm-ok')).toBe(true);
+  expect(await exists('shoot--a', 'other-1')).toBe(true);
+  expect(await exists('shoot--b', 'kcm-b')).toBe(true);
+  // ready → ready is no recovery
+  expect(await runWeederEvent(instance, event('update', slice('shoot--a', true)))).toBe(0);
+
+  const later = await pod('shoot--a', 'kcm-2', { role: 'controller-manager' }, 'CrashLoopBackOff');
+  expect(await runWeederEvent(instance, event('update', later))).toBe(1);
+  expect(await exists('shoot--a', 'kcm-2')).toBe(false);
+  const foreign = await pod('shoot--b', 'kcm-b2', { role: 'controller-manager' }, 'CrashLoopBackOff');
+  expect(await runWeederEvent(instance, event('update', foreign))).toBe(0);
+  expect(await exists('shoot--b', 'kcm-b2')).toBe(true);
+
+  await new Promise((r) => setTimeout(r, 1600));
+  const afterWindow = await pod('shoot--a', 'kcm-3', { role: 'controller-manager' }, 'CrashLoopBackOff');
+  expect(await runWeederEvent(instance, event('update', afterWindow))).toBe(0);
+  expect(await exists('shoot--a', 'kcm-3')).toBe(true);
+}, 30_000);
+
+it('treats core Endpoints named after the service the same way', async () => {
+  await pod('shoot--b', 'api-1', { role: 'apiserver' }, 'CrashLoopBackOff');
+  const endpoints = (ready: boolean): Record<string, unknown> => ({
+    apiVersion: 'v1',
+    kind: 'Endpoints',
+    metadata: { name: 'etcd-main-client', namespace: 'shoot--b' },
+    subsets: [ready ? { addresses: [{ ip: '10.0.0.2' }] } : { notReadyAddresses: [{ ip: '10.0.0.2' }] }],
+  });
+  expect(await runWeederEvent(instance, event('add', endpoints(false)))).toBe(0);
+  expect(await runWeederEvent(instance, event('update', endpoints(true)))).toBe(1);
+  expect(await exists('shoot--b', 'api-1')).toBe(false);
+});
+
+it('ignores services it is not configured for', async () => {
+  const unknown = {
+    ...slice('shoot--a', true),
+    metadata: { name: 'x', namespace: 'shoot--a', labels: { 'kubernetes.io/service-name': 'other' } },
+  };
+  expect(await runWeederEvent(instance, event('add', unknown))).toBe(0);
+  expect(await exists('shoot--a', 'other-1')).toBe(true);
+});
