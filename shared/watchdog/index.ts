@@ -8,4 +8,5 @@ export * from './config.js';
 export * from './shoots.js';
 export * from './lease.js';
 export * from './scaler.js';
+export * from './scaler-run.js';
 export * from './weeder.js';

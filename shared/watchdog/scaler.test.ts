@@ -2,7 +2,6 @@ import {
   MAX_SCALE_ATTEMPTS,
   SCALE_RETRY_BACKOFF_MS,
   minTargetReplicasReached,
-  nextStep,
   notFoundMessage,
   planResource,
   planScaling,
@@ -13,8 +12,8 @@ import {
   type ScalableResource,
   type ScaleDirection,
   type ScalePlan,
-  type ScaleResults,
 } from './scaler.js';
+import { nextStep, type ScaleResults } from './scaler-run.js';
 
 const REPLICAS = 'dependency-watchdog.gardener.cloud/replicas';
 const MELTDOWN = 'dependency-watchdog.gardener.cloud/meltdown-protection-active';
