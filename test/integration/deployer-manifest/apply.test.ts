@@ -19,6 +19,7 @@ import {
   v2,
   withProviderStatus,
   type Harness,
+  exampleCrd,
 } from './harness.js';
 
 let h: Harness;
@@ -31,24 +32,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-      },
-    ],
-  },
-};
+const crd = exampleCrd('Widget', 'widgets');
 
 describe('apply', () => {
   it('applies a list in group order and records managedResources', async () => {

@@ -44,6 +44,28 @@ export async function startHarness(workloads?: WorkloadSimulation): Promise<Harn
   return { srv, target: client('target'), host: client('main'), stop: () => srv.stop() };
 }
 
+/** A namespaced CRD `<plural>.example.com` that keeps any field. */
+export function exampleCrd(kind: string, plural: string): Record<string, unknown> {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.example.com` },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  };
+}
+
 export function deployItem(name: string, config: unknown, jobID = 'job-1', generation = 1): DeployItem {
   return {
     apiVersion: 'landscaper.gardener.cloud/v1alpha1',

@@ -17,6 +17,7 @@ import {
   v2,
   withProviderStatus,
   type Harness,
+  exampleCrd,
 } from './harness.js';
 
 let h: Harness;
@@ -150,24 +151,7 @@ describe('readiness', () => {
 });
 
 describe('uninstall', () => {
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'gizmos.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { kind: 'Gizmo', plural: 'gizmos', singular: 'gizmo', listKind: 'GizmoList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        },
-      ],
-    },
-  };
+  const crd = exampleCrd('Gizmo', 'gizmos');
   const gizmo = { apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name: 'g1', namespace: 'un-ns' } };
   const held = {
     ...configMap('held', { a: '1' }, 'un-ns'),
