@@ -1,6 +1,4 @@
 import {
-  MAX_SCALE_ATTEMPTS,
-  SCALE_RETRY_BACKOFF_MS,
   minTargetReplicasReached,
   notFoundMessage,
   planResource,
@@ -11,9 +9,7 @@ import {
   type ObservedResource,
   type ScalableResource,
   type ScaleDirection,
-  type ScalePlan,
 } from './scaler.js';
-import { nextStep, type ScaleResults } from './scaler-run.js';
 
 const REPLICAS = 'dependency-watchdog.gardener.cloud/replicas';
 const MELTDOWN = 'dependency-watchdog.gardener.cloud/meltdown-protection-active';
@@ -286,145 +282,6 @@ describe('planScaling: levels', () => {
   it('empty resources: no levels, done at once', () => {
     const plan = planScaling({ direction: 'up', namespace: 'ns', resources: [], observed: {} });
     expect(plan.levels).toEqual([]);
-    expect(nextStep(plan, {})).toEqual({ kind: 'done' });
-  });
-});
-
-describe('nextStep', () => {
-  const ok = [{ ok: true }];
-  const fail = (error = 'boom'): { ok: false; error: string } => ({ ok: false, error });
-  const resources = [
-    res('kcm', 0),
-    res('mcm', 1, { initialDelayMs: 30_000 }),
-    res('ca', 1, { optional: true }),
-    res('extra', 2),
-  ];
-  const observed = Object.fromEntries(resources.map((r) => [resourceKey(r), { found: true, replicas: 0 }]));
-  const upPlan: ScalePlan = planScaling({ direction: 'up', namespace: 'ns', resources, observed });
-
-  const cases: {
-    name: string;
-    plan?: ScalePlan;
-    results: ScaleResults;
-    expected: Record<string, unknown>;
-  }[] = [
-    {
-      name: 'starts with the lowest level',
-      results: {},
-      expected: { kind: 'run', level: 0, items: [{ key: 'Deployment/kcm', attempt: 1, delayMs: 0 }] },
-    },
-    {
-      name: 'a finished level opens the next; same level runs together, each after its initialDelay',
-      results: { 'Deployment/kcm': ok },
-      expected: {
-        kind: 'run',
-        level: 1,
-        items: [
-          { key: 'Deployment/mcm', attempt: 1, delayMs: 30_000 },
-          { key: 'Deployment/ca', attempt: 1, delayMs: 0 },
-        ],
-      },
-    },
-    {
-      name: 'a failed attempt is retried after 100 ms (plus the initialDelay again, as upstream)',
-      results: { 'Deployment/kcm': ok, 'Deployment/mcm': [fail()], 'Deployment/ca': ok },
-      expected: {
-        kind: 'run',
-        level: 1,
-        items: [{ key: 'Deployment/mcm', attempt: 2, delayMs: 30_000 + SCALE_RETRY_BACKOFF_MS }],
-      },
-    },
-    {
-      name: 'a resource that failed 3× while its sibling still retries: the level goes on',
-      results: {
-        'Deployment/kcm': ok,
-        'Deployment/mcm': [fail(), fail(), fail()],
-        'Deployment/ca': [fail()],
-      },
-      expected: { kind: 'run', level: 1, items: [{ key: 'Deployment/ca', attempt: 2 }] },
-    },
-    {
-      name: 'a failed level stops later ones with ERR_SCALE_UP and the last error',
-      results: {
-        'Deployment/kcm': ok,
-        'Deployment/mcm': [fail('a'), fail('b'), fail('c')],
-        'Deployment/ca': ok,
-      },
-      expected: {
-        kind: 'failed',
-        level: 1,
-        code: 'ERR_SCALE_UP',
-        errors: [{ key: 'Deployment/mcm', error: 'c' }],
-        message: 'Code: ERR_SCALE_UP, Message: Failed to scale up resources, Cause: Deployment/mcm: c',
-        skippedLevels: [2],
-      },
-    },
-    {
-      name: 'success on a retry counts as success',
-      results: { 'Deployment/kcm': [fail(), { ok: true }], 'Deployment/mcm': ok, 'Deployment/ca': ok },
-      expected: { kind: 'run', level: 2 },
-    },
-    {
-      name: 'all levels fine: done',
-      results: { 'Deployment/kcm': ok, 'Deployment/mcm': ok, 'Deployment/ca': ok, 'Deployment/extra': ok },
-      expected: { kind: 'done' },
-    },
-  ];
-  it.each(cases)('$name', (c) => {
-    expect(nextStep(c.plan ?? upPlan, c.results)).toMatchObject(c.expected);
-  });
-
-  it('attempts are capped at 3', () => {
-    expect(MAX_SCALE_ATTEMPTS).toBe(3);
-    const step = nextStep(upPlan, { 'Deployment/kcm': [fail(), fail()] });
-    expect(step).toMatchObject({ kind: 'run', items: [{ attempt: 3 }] });
-  });
-
-  it('mandatory missing at level 0: the other level-0 resources still run, then ERR_SCALE_DOWN stops the rest', () => {
-    const rs = [res('kcm', 0), res('mcm', 0), res('ca', 1, { optional: true })];
-    const plan = planScaling({
-      direction: 'down',
-      namespace: 'ns',
-      resources: rs,
-      observed: { 'Deployment/mcm': { found: true, replicas: 1 } },
-    });
-    expect(nextStep(plan, {})).toMatchObject({ kind: 'run', level: 0, items: [{ key: 'Deployment/mcm' }] });
-    expect(nextStep(plan, { 'Deployment/mcm': ok })).toEqual({
-      kind: 'failed',
-      level: 0,
-      code: 'ERR_SCALE_DOWN',
-      errors: [{ key: 'Deployment/kcm', error: 'deployments.apps "kcm" not found' }],
-      message:
-        'Code: ERR_SCALE_DOWN, Message: Failed to scale down resources, Cause: Deployment/kcm: deployments.apps "kcm" not found',
-      skippedLevels: [1],
-    });
-  });
-
-  it('optional missing and ignored resources need no run; a level of only skips passes at once', () => {
-    const rs = [res('ca', 0, { optional: true }), res('kcm', 0), res('mcm', 1)];
-    const plan = planScaling({
-      direction: 'down',
-      namespace: 'ns',
-      resources: rs,
-      observed: {
-        'Deployment/kcm': { found: true, replicas: 1, annotations: { [IGNORE]: 'true' } },
-        'Deployment/mcm': { found: true, replicas: 1 },
-      },
-    });
-    expect(nextStep(plan, {})).toMatchObject({ kind: 'run', level: 1, items: [{ key: 'Deployment/mcm' }] });
-  });
-
-  it('already-scaled resources still run their wait (and leftover cleanup)', () => {
-    const plan = planScaling({
-      direction: 'up',
-      namespace: 'ns',
-      resources: [res('kcm', 0)],
-      observed: { 'Deployment/kcm': { found: true, replicas: 2, annotations: { [MELTDOWN]: '' } } },
-    });
-    expect(nextStep(plan, {})).toMatchObject({
-      kind: 'run',
-      items: [{ operations: [{ op: 'patch-annotations' }], wait: { minTargetReplicas: 1 } }],
-    });
   });
 });
 

@@ -119,6 +119,16 @@ describe('decideShootProbe: skip rules', () => {
     expect(d.probe === false && d.message.length > 0).toBe(true);
   });
 
+  it.each(rows)(
+    '%s, with a prober already running: stop rules still stop, start rules do not',
+    (_n, c, reason, stop) => {
+      const d = decideShootProbe(c, defaults(), true);
+      if (stop || reason === 'invalid-cluster' || reason === 'invalid-node-monitor-grace-period')
+        expect(d).toMatchObject({ probe: false, reason });
+      else expect(d).toMatchObject({ probe: true, namespace: 'shoot--p--dev' });
+    },
+  );
+
   it('covers every skip reason', () => {
     expect(new Set(rows.map((r) => r[2]))).toEqual(new Set(SHOOT_SKIP_REASONS));
   });

@@ -7,7 +7,7 @@
  * only keeps a new one from starting, and a prober already running carries on. `stopExisting` says
  * which kind a skip is.
  */
-import { DEFAULT_UNHEALTHY_NODE_CONDITIONS } from './lease.js';
+import { unhealthyConditionsByPool } from './lease.js';
 import type { Cluster } from '../api/extensions.js';
 import type { Shoot } from '../api/core.js';
 import { parseGoDuration } from '../deployer/time.js';
@@ -124,16 +124,9 @@ function shootGracePeriod(shoot: Shoot): number | undefined {
   }
 }
 
-/** Upstream's GetEffectiveNodeConditionsForWorkers. */
-export function workerNodeConditions(shoot: Shoot): Record<string, readonly string[]> {
-  const out: Record<string, readonly string[]> = {};
-  for (const worker of shoot.spec?.provider?.workers ?? []) {
-    const settings = worker.machineControllerManagerSettings;
-    if (!settings) continue;
-    const own = settings.nodeConditions ?? [];
-    out[worker.name] = own.length > 0 ? [...own] : [...DEFAULT_UNHEALTHY_NODE_CONDITIONS];
-  }
-  return out;
+/** Upstream's GetEffectiveNodeConditionsForWorkers (lease.ts's unhealthyConditionsByPool). */
+export function workerNodeConditions(shoot: Shoot): Readonly<Record<string, readonly string[]>> {
+  return unhealthyConditionsByPool(shoot.spec?.provider?.workers ?? []);
 }
 
 /** The first skip rule that matches, in upstream's order; undefined when the shoot may be probed. */
@@ -147,15 +140,27 @@ export function shootSkip(shoot: Shoot): ShootProbeSkip | undefined {
   return undefined;
 }
 
-/** Whether to probe the shoot of `cluster`, and with which settings. `defaults` is not mutated. */
-export function decideShootProbe(cluster: Cluster, defaults: ProberConfig): ShootProbeDecision {
+/**
+ * Whether to probe the shoot of `cluster`, and with which settings. `running`: a prober for this
+ * shoot is already running, so only the stop rules apply (upstream's canStartProber guards a new
+ * prober only). `defaults` is not mutated.
+ */
+export function decideShootProbe(
+  cluster: Cluster,
+  defaults: ProberConfig,
+  running = false,
+): ShootProbeDecision {
   const namespace = cluster.metadata?.name;
   const shoot = cluster.spec?.shoot;
   if (!namespace || !shoot || typeof shoot !== 'object') {
     return skip('invalid-cluster', false, 'Cluster has no name or no spec.shoot');
   }
   const skipped = shootSkip(shoot);
-  if (skipped) return skipped;
+  if (skipped && (skipped.stopExisting || !running)) return skipped;
+  return probeSettings(namespace, shoot, defaults);
+}
+
+function probeSettings(namespace: string, shoot: Shoot, defaults: ProberConfig): ShootProbeDecision {
   const grace = shootGracePeriod(shoot);
   if (Number.isNaN(grace)) {
     return skip(

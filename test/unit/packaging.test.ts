@@ -129,6 +129,7 @@ describe('the repository', () => {
       'syncobject-cleanup': [0, 1, 1, '/etc/landscape'],
       'landscaper-monitoring': [0, 1, 1, '/etc/landscape'],
       weeder: [0, 2, 20, '/etc/landscape'],
+      'probe-tick': [0, 1, 10, '/etc/landscape'],
     });
   });
 

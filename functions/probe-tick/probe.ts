@@ -1,0 +1,130 @@
+/**
+ * One probe of one shoot (specs/dependency-watchdog.md "One probe"): the shoot's kubeconfig from
+ * the Secret `<kubeConfigSecretName>` (key `kubeconfig`) in its seed namespace, GET `/version` on
+ * the shoot's API server within probeTimeout on a fresh connection (no keep-alive), then the lease
+ * probe: shoot Nodes and Leases (`kube-node-lease`), seed Machines, decided by
+ * shared/watchdog/lease.ts. An HTTP 429 anywhere is reported as `throttled` (10 s back-off).
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { NODE_LEASE_NAMESPACE } from '../../shared/api/builtin.js';
+import { GVK } from '../../shared/api/gvk.js';
+import {
+  isNotFound,
+  isTooManyRequests,
+  kubeConfigFromTargetKubeconfig,
+  type KubeClient,
+} from '../../shared/kube/index.js';
+import {
+  decideLeaseProbe,
+  formatProbeError,
+  leaseCandidates,
+  type LeaseProbeDecision,
+  type ProbeLease,
+  type ProbeMachine,
+  type ProbeNode,
+} from '../../shared/watchdog/lease.js';
+import type { ShootProbe } from '../../shared/watchdog/shoots.js';
+
+export interface ProbeDeps {
+  seed: KubeClient;
+  /** A client for a shoot's kubeconfig (the real one opens a new connection per request). */
+  shootClient: (kc: KubeConfig) => KubeClient;
+  now: () => number;
+}
+
+export type ProbeResult =
+  | { kind: 'failed'; throttled: boolean; message: string }
+  | { kind: 'lease'; throttled: false; decision: LeaseProbeDecision; excluded: number; ignored: number };
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The shoot's kubeconfig from its Secret, checked as a Target's is (no exec, no files). */
+async function shootKubeConfig(deps: ProbeDeps, namespace: string, secretName: string): Promise<KubeConfig> {
+  const secret = await deps.seed.get<{ metadata?: { name?: string }; data?: Record<string, string> }>(
+    GVK.Secret,
+    namespace,
+    secretName,
+  );
+  const encoded = secret.data?.['kubeconfig'];
+  if (!encoded) throw new Error(`secret ${namespace}/${secretName} has no key "kubeconfig"`);
+  return kubeConfigFromTargetKubeconfig(
+    Buffer.from(encoded, 'base64').toString('utf8'),
+    `secret ${namespace}/${secretName}`,
+  );
+}
+
+async function setup(deps: ProbeDeps, probe: ShootProbe): Promise<KubeClient | ProbeResult> {
+  const name = probe.config.kubeConfigSecretName;
+  try {
+    return deps.shootClient(await shootKubeConfig(deps, probe.namespace, name));
+  } catch (err) {
+    const what = isNotFound(err) ? `secret ${probe.namespace}/${name} not found` : describe(err);
+    return {
+      kind: 'failed',
+      throttled: isTooManyRequests(err),
+      message: formatProbeError('ERR_SETUP_PROBE_CLIENT', 'Failed to create shoot client', what),
+    };
+  }
+}
+
+async function probeApiServer(shoot: KubeClient, timeoutMs: number): Promise<ProbeResult | undefined> {
+  try {
+    await shoot.request({
+      method: 'GET',
+      path: '/version',
+      timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return undefined;
+  } catch (err) {
+    return {
+      kind: 'failed',
+      throttled: isTooManyRequests(err),
+      message: formatProbeError('ERR_PROBE_API_SERVER', 'Failed to probe API server', describe(err)),
+    };
+  }
+}
+
+async function probeLeases(deps: ProbeDeps, shoot: KubeClient, probe: ShootProbe): Promise<ProbeResult> {
+  try {
+    const [nodes, leases, machines] = await Promise.all([
+      shoot.list<ProbeNode>(GVK.Node),
+      shoot.list<ProbeLease>(GVK.Lease, NODE_LEASE_NAMESPACE),
+      deps.seed.list<ProbeMachine>(GVK.Machine, probe.namespace),
+    ]);
+    const c = leaseCandidates({
+      nodes: nodes.items,
+      leases: leases.items,
+      machines: machines.items,
+      conditionsByPool: probe.workerNodeConditions,
+    });
+    const decision = decideLeaseProbe({
+      candidates: c.candidates,
+      now: new Date(deps.now()),
+      nodeMonitorGracePeriodMs: probe.config.kcmNodeMonitorGraceDuration,
+      nodeLeaseFailureFraction: probe.config.nodeLeaseFailureFraction,
+    });
+    return {
+      kind: 'lease',
+      throttled: false,
+      decision,
+      excluded: c.excludedNodes.length,
+      ignored: c.ignoredLeases.length,
+    };
+  } catch (err) {
+    return {
+      kind: 'failed',
+      throttled: isTooManyRequests(err),
+      message: formatProbeError('ERR_PROBE_NODE_LEASE', 'Failed to probe node leases', describe(err)),
+    };
+  }
+}
+
+/** One probe: API server first (a failure means no scaling), then the node leases. */
+export async function probeShoot(deps: ProbeDeps, probe: ShootProbe): Promise<ProbeResult> {
+  const shoot = await setup(deps, probe);
+  if ('kind' in shoot) return shoot;
+  return (await probeApiServer(shoot, probe.config.probeTimeout)) ?? probeLeases(deps, shoot, probe);
+}

@@ -1,0 +1,244 @@
+/**
+ * One invocation of probe-tick: take the ticker lease (one prober loop per seed at a time; a tick
+ * that finds it held returns at once), then run passes until PROBE_TICK_SPAN is over. A pass lists
+ * the Clusters (re-listed at most every 5 s), reads every prober state from Redis in one MGET,
+ * decides each shoot (shared/watchdog/prober.ts) and runs what is due — a probe, or the next pass
+ * of a scaling flow — with bounded concurrency; then it sleeps until the next due time.
+ *
+ * Redis (family `prober`): `shoot:<namespace>` the ProberState as JSON; `running` the set of
+ * namespaces with a state (for removing states of deleted Clusters); `ticker` the lease.
+ */
+import pLimit from 'p-limit';
+import { GVK } from '../../shared/api/gvk.js';
+import type { Cluster } from '../../shared/api/extensions.js';
+import { keyspace, type Redis } from '../../shared/cache/index.js';
+import type { Logger } from '../../shared/log/index.js';
+import { startFlow } from '../../shared/watchdog/flow.js';
+import {
+  afterProbe,
+  decideShoot,
+  withFlow,
+  type ProberState,
+  type ShootTick,
+} from '../../shared/watchdog/prober.js';
+import type { ProbeTickConfig } from './config.js';
+import { probeShoot, type ProbeDeps } from './probe.js';
+import { runFlowPass, type FlowPass, type ScaleDeps } from './scale.js';
+
+const KEYS = keyspace('prober');
+export const TICKER_KEY = KEYS.key('ticker');
+export const RUNNING_KEY = KEYS.key('running');
+export const stateKey = (namespace: string): string => KEYS.key('shoot', namespace);
+
+const LEASE_TTL_MS = 15_000;
+const LEASE_RENEW_MS = 5_000;
+const RELIST_MS = 5_000;
+/** Shortest pause between passes. */
+const MIN_PAUSE_MS = 200;
+
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+export interface TickDeps extends ProbeDeps, ScaleDeps {
+  redis: () => Promise<Redis>;
+  log: Logger;
+  rand: () => number;
+  sleep: (ms: number) => Promise<void>;
+  /** This instance's lease owner id. */
+  owner: string;
+}
+
+export interface TickSummary {
+  /** False: another invocation holds the ticker lease. */
+  ran: boolean;
+  passes: number;
+  probes: number;
+  flowPasses: number;
+}
+
+interface Pass {
+  probes: number;
+  flowPasses: number;
+  nextDue: number;
+}
+
+function parseState(raw: string | null): ProberState | undefined {
+  if (raw === null) return undefined;
+  try {
+    return JSON.parse(raw) as ProberState;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Per-instance memory of the skip logged last per shoot, so a skip is logged once, not every pass. */
+const lastSkip = new Map<string, string>();
+
+function logSkip(
+  log: Logger,
+  namespace: string,
+  tick: Extract<ShootTick, { kind: 'skip' | 'remove' }>,
+): void {
+  if (tick.kind === 'remove') {
+    log.info(tick.message, { namespace, reason: tick.reason });
+    lastSkip.delete(namespace);
+    return;
+  }
+  if (lastSkip.get(namespace) === tick.reason) return;
+  lastSkip.set(namespace, tick.reason);
+  log.info(tick.message, { namespace, reason: tick.reason });
+}
+
+function afterFlow(
+  deps: TickDeps,
+  config: ProbeTickConfig,
+  namespace: string,
+  state: ProberState,
+  pass: FlowPass,
+): ProberState {
+  const now = deps.now();
+  if (pass.kind === 'pending') return withFlow(state, pass.flow, pass.due);
+  const fields = { namespace, direction: state.flow?.direction };
+  if (pass.kind === 'done') deps.log.info('Scaling flow completed', fields);
+  else deps.log.error(pass.message, { ...fields, skippedLevels: pass.skippedLevels });
+  return afterProbe(state, config.prober, false, now, deps.rand());
+}
+
+async function probe(
+  deps: TickDeps,
+  config: ProbeTickConfig,
+  tick: Extract<ShootTick, { kind: 'run' }>,
+): Promise<ProberState> {
+  const namespace = tick.probe.namespace;
+  const result = await probeShoot(deps, tick.probe);
+  const now = deps.now();
+  if (result.kind === 'failed') {
+    deps.log.error(result.message, { namespace, throttled: result.throttled });
+    const state = { ...tick.state, last: { at: now, result: 'failed', message: result.message } };
+    return afterProbe(state, config.prober, result.throttled, now, deps.rand());
+  }
+  const d = result.decision;
+  deps.log.info(d.message, {
+    namespace,
+    expiredLeasesFraction: d.expiredLeasesFraction,
+    expirationThreshold: d.expirationThreshold,
+    candidateLeases: d.total,
+    expiredLeases: d.expired,
+  });
+  const last = { at: now, result: d.outcome, message: d.message };
+  const state: ProberState = { ...tick.state, last };
+  if (d.scale === 'none') return afterProbe(state, config.prober, false, now, deps.rand());
+  const pass = await runFlowPass(deps, config.prober, namespace, startFlow(d.scale, now), d.message);
+  return afterFlow(deps, config, namespace, state, pass);
+}
+
+async function continueFlow(
+  deps: TickDeps,
+  config: ProbeTickConfig,
+  tick: Extract<ShootTick, { kind: 'run' }>,
+): Promise<ProberState> {
+  const namespace = tick.probe.namespace;
+  const reason = tick.state.last?.message ?? 'scaling';
+  const pass = await runFlowPass(deps, config.prober, namespace, tick.state.flow!, reason);
+  return afterFlow(deps, config, namespace, tick.state, pass);
+}
+
+/** Runs what is due for one shoot; the state to keep (undefined: remove). */
+async function shoot(
+  deps: TickDeps,
+  config: ProbeTickConfig,
+  tick: ShootTick,
+  namespace: string,
+): Promise<ProberState | undefined | 'skip'> {
+  if (tick.kind !== 'run') {
+    logSkip(deps.log, namespace, tick);
+    return tick.kind === 'remove' ? undefined : 'skip';
+  }
+  lastSkip.delete(namespace);
+  if (tick.started)
+    deps.log.info('Starting prober', { namespace, initialDelayMs: tick.probe.config.initialDelay });
+  if (tick.due === 'probe') return probe(deps, config, tick);
+  if (tick.due === 'scale') return continueFlow(deps, config, tick);
+  return tick.state;
+}
+
+async function save(redis: Redis, namespace: string, state: ProberState | undefined): Promise<void> {
+  if (state === undefined) {
+    await redis.multi().del(stateKey(namespace)).srem(RUNNING_KEY, namespace).exec();
+    return;
+  }
+  await redis.multi().set(stateKey(namespace), JSON.stringify(state)).sadd(RUNNING_KEY, namespace).exec();
+}
+
+/** States of Clusters that are gone. */
+async function forgetDeleted(redis: Redis, names: ReadonlySet<string>): Promise<void> {
+  const running = await redis.smembers(RUNNING_KEY);
+  for (const ns of running.filter((n) => !names.has(n))) await save(redis, ns, undefined);
+}
+
+async function pass(deps: TickDeps, config: ProbeTickConfig, clusters: readonly Cluster[]): Promise<Pass> {
+  const redis = await deps.redis();
+  const named = clusters.filter((c) => c.metadata?.name);
+  const names = named.map((c) => c.metadata!.name!);
+  await forgetDeleted(redis, new Set(names));
+  const raw = names.length > 0 ? await redis.mget(names.map(stateKey)) : [];
+  const limit = pLimit(config.concurrency);
+  const out: Pass = { probes: 0, flowPasses: 0, nextDue: Infinity };
+  await Promise.all(
+    named.map((cluster, i) =>
+      limit(async () => {
+        const namespace = names[i];
+        const before = parseState(raw[i] ?? null);
+        const tick = decideShoot(cluster, config.prober, before, deps.now());
+        if (tick.kind === 'run' && tick.due === 'probe') out.probes++;
+        if (tick.kind === 'run' && tick.due === 'scale') out.flowPasses++;
+        const after = await shoot(deps, config, tick, namespace).catch((err: unknown) => {
+          deps.log.error('probe failed unexpectedly', { namespace, error: String(err) });
+          return tick.kind === 'run'
+            ? afterProbe(tick.state, config.prober, false, deps.now(), deps.rand())
+            : 'skip';
+        });
+        if (after === 'skip') return;
+        if (after !== undefined) out.nextDue = Math.min(out.nextDue, after.nextAt);
+        if (after === before) return;
+        await save(redis, namespace, after);
+      }),
+    ),
+  );
+  return out;
+}
+
+/** One invocation: passes until the span is over (at least one), under the ticker lease. */
+export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<TickSummary> {
+  const redis = await deps.redis();
+  const got = await redis.set(TICKER_KEY, deps.owner, 'PX', LEASE_TTL_MS, 'NX');
+  if (got !== 'OK') return { ran: false, passes: 0, probes: 0, flowPasses: 0 };
+  const renew = setInterval(() => {
+    void redis.eval(RENEW, 1, TICKER_KEY, deps.owner, LEASE_TTL_MS).catch(() => undefined);
+  }, LEASE_RENEW_MS);
+  renew.unref();
+  const summary: TickSummary = { ran: true, passes: 0, probes: 0, flowPasses: 0 };
+  const end = deps.now() + config.tickSpanMs;
+  let clusters: Cluster[] = [];
+  let listedAt = -Infinity;
+  try {
+    do {
+      if (deps.now() - listedAt >= RELIST_MS) {
+        clusters = (await deps.seed.list<Cluster>(GVK.Cluster)).items;
+        listedAt = deps.now();
+      }
+      const p = await pass(deps, config, clusters);
+      summary.passes++;
+      summary.probes += p.probes;
+      summary.flowPasses += p.flowPasses;
+      const now = deps.now();
+      if (now >= end) break;
+      const wake = Math.min(p.nextDue, end, listedAt + RELIST_MS);
+      await deps.sleep(Math.max(MIN_PAUSE_MS, wake - now));
+    } while (deps.now() < end);
+  } finally {
+    clearInterval(renew);
+    await redis.eval(RELEASE, 1, TICKER_KEY, deps.owner).catch(() => undefined);
+  }
+  return summary;
+}
