@@ -35,6 +35,10 @@ export function createProbeTickInstance(
         const url = env['REDIS_URL'];
         if (!url) throw new Error("REDIS_URL is not set: the prober keeps every shoot's schedule in Redis");
         const handle = lazyRedis({ url, connectionName: FUNCTION_NAME });
+        // SIGTERM (Knative, the activator): a probing loop ends after its current pass, so the
+        // replica stops within its grace period instead of being killed mid-write.
+        const stopping = new AbortController();
+        process.once('SIGTERM', () => stopping.abort());
         return {
           seed: createKubeClient(hostKubeConfig(env), { fieldManager: 'dependency-watchdog-prober' }),
           shootClient: (kc) => createKubeClient(kc),
@@ -42,7 +46,8 @@ export function createProbeTickInstance(
           handle,
           now: () => Date.now(),
           rand: Math.random,
-          sleep: (ms) => delay(ms),
+          sleep: (ms) => delay(ms, undefined, { signal: stopping.signal }).catch(() => undefined),
+          signal: stopping.signal,
           owner: `${env['POD_NAME'] ?? 'probe-tick'}/${randomUUID()}`,
           log,
           ...overrides,

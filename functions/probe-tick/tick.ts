@@ -46,6 +46,8 @@ export interface TickDeps extends ProbeDeps, ScaleDeps {
   sleep: (ms: number) => Promise<void>;
   /** This instance's lease owner id. */
   owner: string;
+  /** Aborted when the process is told to stop (SIGTERM): the loop ends after the current pass. */
+  signal?: AbortSignal;
 }
 
 export interface TickSummary {
@@ -208,6 +210,16 @@ async function pass(deps: TickDeps, config: ProbeTickConfig, clusters: readonly 
   return out;
 }
 
+/** The seed's Clusters; undefined (logged) when the API server does not answer. */
+async function listClusters(deps: TickDeps): Promise<Cluster[] | undefined> {
+  try {
+    return (await deps.seed.list<Cluster>(GVK.Cluster)).items;
+  } catch (err) {
+    deps.log.error('cannot list Clusters; probing resumes on the next tick', { error: String(err) });
+    return undefined;
+  }
+}
+
 /** One invocation: passes until the span is over (at least one), under the ticker lease. */
 export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<TickSummary> {
   const redis = await deps.redis();
@@ -224,7 +236,9 @@ export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<
   try {
     do {
       if (deps.now() - listedAt >= RELIST_MS) {
-        clusters = (await deps.seed.list<Cluster>(GVK.Cluster)).items;
+        const listed = await listClusters(deps);
+        if (listed === undefined) break;
+        clusters = listed;
         listedAt = deps.now();
       }
       const p = await pass(deps, config, clusters);
@@ -232,10 +246,10 @@ export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<
       summary.probes += p.probes;
       summary.flowPasses += p.flowPasses;
       const now = deps.now();
-      if (now >= end) break;
+      if (now >= end || deps.signal?.aborted) break;
       const wake = Math.min(p.nextDue, end, listedAt + RELIST_MS);
       await deps.sleep(Math.max(MIN_PAUSE_MS, wake - now));
-    } while (deps.now() < end);
+    } while (deps.now() < end && !deps.signal?.aborted);
   } finally {
     clearInterval(renew);
     await redis.eval(RELEASE, 1, TICKER_KEY, deps.owner).catch(() => undefined);
