@@ -20,23 +20,7 @@ import {
   type ScalableResource,
   type ScaleDirection,
 } from './scaler.js';
-
-const REPLICAS = 'dependency-watchdog.gardener.cloud/replicas';
-const MELTDOWN = 'dependency-watchdog.gardener.cloud/meltdown-protection-active';
-const IGNORE = 'dependency-watchdog.gardener.cloud/ignore-scaling';
-
-function res(name: string, level: number, extra: Partial<ScalableResource> = {}): ScalableResource {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    name,
-    level,
-    optional: false,
-    initialDelayMs: 0,
-    timeoutMs: 30_000,
-    ...extra,
-  };
-}
+import { IGNORE, MELTDOWN, REPLICAS, res } from './scaler.fixtures.js';
 
 interface Thing {
   replicas: number;
