@@ -22,6 +22,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'deployers: mock DeployItems in-process vs through the landscape (items/s), API requests/bytes per reconcile, responsibility check 1 MB vs 1 KB',
     load: () => import('./deployers.js'),
   },
+  prober: {
+    description:
+      'prober: one probe-tick pass over 100 / 300 / 1,000 shoots (s/tick, API requests/shoot, peak memory) and its growth',
+    load: () => import('./prober.js'),
+  },
 };
 
 function usage(): string {

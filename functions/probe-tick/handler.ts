@@ -40,7 +40,10 @@ export function createProbeTickInstance(
         const stopping = new AbortController();
         process.once('SIGTERM', () => stopping.abort());
         return {
-          seed: createKubeClient(hostKubeConfig(env), { fieldManager: 'dependency-watchdog-prober' }),
+          seed: createKubeClient(hostKubeConfig(env), {
+            fieldManager: 'dependency-watchdog-prober',
+            keepAlive: true,
+          }),
           shootClient: (kc) => createKubeClient(kc),
           redis: () => handle.get(),
           handle,

@@ -10,7 +10,7 @@ import type { GroupVersionKind } from '../api/gvk.js';
 import { GVK } from '../api/gvk.js';
 import type { ObjectList, PartialObjectMetadata, PartialObjectMetadataList } from '../api/meta.js';
 import { isNotFound, KubeRequestError } from './errors.js';
-import { ContentTypes, kubeRequest, kubeRequestJson } from './http.js';
+import { ContentTypes, KeepAliveAgents, kubeRequest, kubeRequestJson } from './http.js';
 import type { HttpMethod, KubeHttpRequest, KubeHttpResponse } from './http.js';
 import { resourcePath } from './paths.js';
 import type { QueryValue, Subresource } from './paths.js';
@@ -73,6 +73,12 @@ export interface KubeClientOptions {
   fieldManager?: string;
   /** Socket inactivity limit per request; default 30 s. */
   timeoutMs?: number;
+  /**
+   * Keep connections alive and reuse them (one agent per client) for `request`, `get`, `list`,
+   * the patches and the other raw helpers; default false: a new connection per request, as
+   * client-node does. The generated clients of `api()` / `objects()` are not affected.
+   */
+  keepAlive?: boolean;
 }
 
 export interface KubeClient {
@@ -140,11 +146,14 @@ function refOf(gvk: GroupVersionKind, object: ObjectLike): ObjectRef {
 class DefaultKubeClient implements KubeClient {
   private readonly apis = new Map<unknown, unknown>();
   private objectApi: KubernetesObjectApi | undefined;
+  private readonly agents: KeepAliveAgents | undefined;
 
   constructor(
     readonly kubeConfig: KubeConfig,
     private readonly options: KubeClientOptions,
-  ) {}
+  ) {
+    this.agents = options.keepAlive ? new KeepAliveAgents() : undefined;
+  }
 
   api<T extends ApiType>(ctor: ApiConstructor<T>): T {
     let api = this.apis.get(ctor) as T | undefined;
@@ -161,11 +170,15 @@ class DefaultKubeClient implements KubeClient {
   }
 
   request(request: KubeHttpRequest): Promise<KubeHttpResponse> {
-    return kubeRequest(this.kubeConfig, { timeoutMs: this.options.timeoutMs, ...request });
+    return kubeRequest(this.kubeConfig, { timeoutMs: this.options.timeoutMs, ...request }, this.agents);
   }
 
   private json<T>(method: HttpMethod, path: string, extra: Partial<KubeHttpRequest> = {}): Promise<T> {
-    return kubeRequestJson<T>(this.kubeConfig, { method, path, timeoutMs: this.options.timeoutMs, ...extra });
+    return kubeRequestJson<T>(
+      this.kubeConfig,
+      { method, path, timeoutMs: this.options.timeoutMs, ...extra },
+      this.agents,
+    );
   }
 
   private writeQuery(options: WriteOptions = {}): Record<string, QueryValue> {

@@ -110,20 +110,60 @@ function send(
   });
 }
 
-/** Sends one request; resolves for 2xx, throws ApiException otherwise, network errors as they come. */
-export async function kubeRequest(kc: KubeConfig, request: KubeHttpRequest): Promise<KubeHttpResponse> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new KubeRequestError('kubeconfig has no current cluster');
-  const url = new URL(`${cluster.server}${request.path}${queryString(request.query)}`);
-  const init = await kc.applyToFetchOptions({});
-  const headers = flattenHeaders(init.headers as HeaderBag | undefined);
+/** How long an idle kept-alive connection stays open (below the embedded API server's 65 s). */
+const IDLE_SOCKET_MS = 30_000;
+
+/**
+ * One keep-alive agent per client (opt-in: `KubeClientOptions.keepAlive`), built from the TLS
+ * options of the first agent client-node hands out, so the CA is parsed and the handshake done
+ * once instead of on every request. The Authorization header still comes from the KubeConfig on
+ * every request (tokens may be refreshed).
+ */
+export class KeepAliveAgents {
+  private agent: http.Agent | undefined;
+
+  agentFor(base: http.Agent | undefined, url: URL): http.Agent | undefined {
+    if (this.agent) return this.agent;
+    const options = { ...((base as { options?: https.AgentOptions } | undefined)?.options ?? {}) };
+    const keep = { ...options, keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: 64 };
+    this.agent = url.protocol === 'http:' ? new http.Agent(keep) : new https.Agent(keep);
+    return this.agent;
+  }
+
+  /** Closes the idle connections. */
+  destroy(): void {
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+}
+
+function requestHeaders(
+  bag: HeaderBag | undefined,
+  request: KubeHttpRequest,
+): { headers: Record<string, string>; payload: string | undefined } {
+  const headers = flattenHeaders(bag);
   headers['accept'] = request.accept ?? ContentTypes.json;
   const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
   if (payload !== undefined) {
     headers['content-type'] = request.contentType ?? ContentTypes.json;
     headers['content-length'] = String(Buffer.byteLength(payload));
   }
-  const agent = typeof init.agent === 'function' ? init.agent(url) : init.agent;
+  return { headers, payload };
+}
+
+/** Sends one request; resolves for 2xx, throws ApiException otherwise, network errors as they come. */
+export async function kubeRequest(
+  kc: KubeConfig,
+  request: KubeHttpRequest,
+  keepAlive?: KeepAliveAgents,
+): Promise<KubeHttpResponse> {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new KubeRequestError('kubeconfig has no current cluster');
+  const url = new URL(`${cluster.server}${request.path}${queryString(request.query)}`);
+  const init = await kc.applyToFetchOptions({});
+  const { headers, payload } = requestHeaders(init.headers as HeaderBag | undefined, request);
+  const given = (typeof init.agent === 'function' ? init.agent(url) : init.agent) as http.Agent | undefined;
+  const agent = keepAlive ? keepAlive.agentFor(given, url) : given;
   const options: https.RequestOptions = { method: request.method, headers, agent, signal: request.signal };
   const res = await send(url, options, payload, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   if (res.status < 200 || res.status > 299) {
@@ -133,7 +173,11 @@ export async function kubeRequest(kc: KubeConfig, request: KubeHttpRequest): Pro
 }
 
 /** kubeRequest and JSON.parse of the body (undefined for an empty body). */
-export async function kubeRequestJson<T>(kc: KubeConfig, request: KubeHttpRequest): Promise<T> {
-  const res = await kubeRequest(kc, request);
+export async function kubeRequestJson<T>(
+  kc: KubeConfig,
+  request: KubeHttpRequest,
+  keepAlive?: KeepAliveAgents,
+): Promise<T> {
+  const res = await kubeRequest(kc, request, keepAlive);
   return (res.body === '' ? undefined : JSON.parse(res.body)) as T;
 }

@@ -1,0 +1,52 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createKubeClient } from './client.js';
+import { kubeConfigFromYaml } from './config.js';
+
+/** A plain-HTTP server that answers `{}` and counts the connections it accepts. */
+async function countingServer(): Promise<{
+  url: string;
+  connections: () => number;
+  close: () => Promise<void>;
+}> {
+  let connections = 0;
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => connections,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const kubeconfig = (server: string): string => `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "${server}"}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`;
+
+describe('keepAlive', () => {
+  it.each([
+    [false, 3],
+    [true, 1],
+  ])('keepAlive %s: three sequential requests open %i connection(s)', async (keepAlive, expected) => {
+    const server = await countingServer();
+    try {
+      const client = createKubeClient(kubeConfigFromYaml(kubeconfig(server.url)), { keepAlive });
+      for (let i = 0; i < 3; i++) await client.request({ method: 'GET', path: '/version' });
+      expect(server.connections()).toBe(expected);
+    } finally {
+      await server.close();
+    }
+  });
+});
