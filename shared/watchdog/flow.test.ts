@@ -268,6 +268,25 @@ describe('scaling flow across passes (upstream order and waits)', () => {
     expect(sim.trace.every((l) => l.includes('done'))).toBe(true);
   });
 
+  it('nothing to scale: no initialDelay is waited, the flow ends in the same pass', () => {
+    const world = { kcm: thing(2), mcm: thing(1), ca: thing(1) };
+    const sim = simulate('up', UP, world);
+    expect(sim.outcome).toBe('done');
+    expect(sim.trace).toEqual(['t=0 level 0 done', 't=0 level 1 done', 't=0 level 2 done']);
+  });
+
+  it('a started delay is re-observed when it is over: scaled by someone else meanwhile → nothing done', () => {
+    const mcm = res('mcm', 0, { initialDelayMs: 5_000 });
+    let flow = startFlow('up', 0);
+    const plan0 = planResource('up', mcm, { found: true, replicas: 0 });
+    flow = stepLevel(flow, [mcm], { 'Deployment/mcm': { plan: plan0 } }, 'ns', 0).flow;
+    expect(needs(flow, [mcm], 4_999)).toEqual({ 'Deployment/mcm': 'none' });
+    expect(needs(flow, [mcm], 5_000)).toEqual({ 'Deployment/mcm': 'plan' });
+    const plan1 = planResource('up', mcm, { found: true, replicas: 3 });
+    const step = stepLevel(flow, [mcm], { 'Deployment/mcm': { plan: plan1 } }, 'ns', 5_000);
+    expect(step.outcome).toMatchObject({ kind: 'pending', operate: [] });
+  });
+
   it('no dependents in a direction: done at once', () => {
     expect(simulate('up', [], {}).outcome).toBe('done');
   });
@@ -277,7 +296,12 @@ describe('needs', () => {
   const flow = startFlow('up', 1_000);
   it.each([
     ['not started, no delay → plan', res('a', 0), 1_000, 'plan'],
-    ['not started, initialDelay not over → none', res('a', 0, { initialDelayMs: 5_000 }), 5_999, 'none'],
+    [
+      'not started, initialDelay not over → plan (observed first)',
+      res('a', 0, { initialDelayMs: 5_000 }),
+      5_999,
+      'plan',
+    ],
     ['not started, initialDelay over → plan', res('a', 0, { initialDelayMs: 5_000 }), 6_000, 'plan'],
   ] as const)('%s', (_n, r, now, need) => {
     expect(needs(flow, [r], now)).toEqual({ [resourceKey(r)]: need });

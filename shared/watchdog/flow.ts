@@ -98,7 +98,12 @@ function isExhausted(run: ResourceRun | undefined): boolean {
   return (run?.attempts.length ?? 0) >= MAX_SCALE_ATTEMPTS;
 }
 
-/** What to observe now for each resource of the level. A resource not yet started is due at levelStartedAt + initialDelay. */
+/**
+ * What to observe now for each resource of the level. A resource not yet started is observed at
+ * once: when it needs no operation (already at its target, optional and missing, ignored) its
+ * initialDelay is not waited; otherwise it is observed again when the delay is over, right before
+ * its operations run.
+ */
 export function needs(
   flow: ScaleFlow,
   level: readonly ScalableResource[],
@@ -109,8 +114,9 @@ export function needs(
     const key = resourceKey(r);
     const run = flow.runs[key];
     if (isDone(run) || isExhausted(run)) out[key] = 'none';
-    else if (run?.phase === 'wait') out[key] = run.at <= now ? 'ready' : 'none';
-    else out[key] = (run?.at ?? flow.levelStartedAt + r.initialDelayMs) <= now ? 'plan' : 'none';
+    else if (run === undefined) out[key] = 'plan';
+    else if (run.phase === 'wait') out[key] = run.at <= now ? 'ready' : 'none';
+    else out[key] = run.at <= now ? 'plan' : 'none';
   }
   return out;
 }
@@ -195,6 +201,19 @@ function runOf(flow: ScaleFlow, r: ScalableResource): ResourceRun {
   );
 }
 
+/** A fresh plan: run it, unless the resource has just started and must first wait its initialDelay. */
+function fromPlan(
+  flow: ScaleFlow,
+  r: ScalableResource,
+  run: ResourceRun,
+  plan: ResourcePlan,
+  now: number,
+): Verdict {
+  const starting = flow.runs[resourceKey(r)] === undefined;
+  if (starting && plan.operations.length > 0 && run.at > now) return { v: 'later', run };
+  return planned(run, plan, now);
+}
+
 function verdict(
   flow: ScaleFlow,
   r: ScalableResource,
@@ -207,7 +226,7 @@ function verdict(
   if (isExhausted(run)) return { v: 'failed', run, error: lastError(run) };
   if (run.phase === 'wait' && obs !== undefined && 'readyReplicas' in obs)
     return checkReady(flow, r, run, obs.readyReplicas, namespace, now);
-  if (run.phase === 'delay' && obs?.plan !== undefined) return planned(run, obs.plan, now);
+  if (run.phase === 'delay' && obs?.plan !== undefined) return fromPlan(flow, r, run, obs.plan, now);
   return { v: 'later', run };
 }
 
