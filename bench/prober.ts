@@ -195,16 +195,16 @@ function notes(o: ProberOptions, passes: readonly PassResult[]): string[] {
     `(all replicas ready), ${o.nodes} Machines. Fresh leases are renewed every 10 s during the tick, as kubelets do (in the`,
     `store, not counted). An untimed warm-up tick over ${o.warmupShoots} shoots runs first (JIT); config and Redis`,
     'connection are ready before the clock starts.',
-    'The embedded API servers run in this process: tick s and CPU s include serving every request (TLS included; the',
-    "product's client opens a new TLS connection per request, so each request is a full handshake on both ends).",
+    'The embedded API servers run in this process: tick s and CPU s include serving every request (TLS included: the',
+    "seed client keeps its connections alive; each shoot probe opens one fresh connection, as upstream's probe does).",
     'redis-server is a separate process, its CPU not counted. Logs formatted at info and dropped.',
     'Requests/bytes counted at the API servers (HTTP bodies, no headers or TLS); Redis commands from INFO commandstats.',
     'Memory: this process (API servers + stores + function), sampled every 50 ms during the tick after a full GC;',
     '"before" is after that GC, so heap "peak − before" is what the tick adds on top of the stores, and "kept after GC"',
     'what it leaves behind. RSS never shrinks back: it is the high-water mark so far (earlier fleets included).',
-    'Fresh leases: a healthy lease probe starts a scale-up flow; its first pass reads the level-0 dependent, KCM',
-    "(metadata, scale, then the object for readyReplicas), finds it scaled and ready, and waits for MCM's initialDelay",
-    '(30 s) at level 1: those are the deployment reads of a fresh tick ("up level 1" in the states after it).',
+    'Fresh leases: a healthy lease probe runs a scale-up flow; it observes each level (metadata, scale subresource,',
+    'then the object for readyReplicas), finds every dependent scaled and ready, and ends in the same pass (no',
+    'initialDelay is waited when nothing is to be scaled): those are the deployment reads of a fresh tick.',
   ];
   if (scaling) {
     lines.push(
