@@ -11,6 +11,13 @@ import { CONTROL_FILE, type ControlFile } from './control.js';
 import { kubeConfigFromFile } from '../shared/kube/index.js';
 import { createLogger } from '../shared/log/index.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
+import {
+  DEFAULT_SEED_DELAY_MS,
+  DEFAULT_SHOOT_DELAY_MS,
+  startFixtureController,
+  type FixtureController,
+  type FixtureOptions,
+} from './fixtures/index.js';
 
 /** What `npm start` gives the serverless runtime (the rest comes from the landscape). */
 export type RuntimeSettings = Omit<RuntimeOptions, 'stateDir' | 'kubeconfigPath' | 'kubeConfig' | 'log'>;
@@ -35,12 +42,16 @@ export interface LandscapeOptions {
   runtime?: RuntimeSettings;
   /** Run against the cluster of this kubeconfig instead of the embedded API server (`--kubeconfig`). */
   kubeconfig?: string;
+  /** The fixture controller playing gardenlet (local/fixtures); undefined: off (`--no-fixtures`). */
+  fixtures?: FixtureOptions;
 }
 
 export interface Landscape {
   /** The embedded API server; undefined with `--kubeconfig`. */
   api?: ApiServer;
   runtime?: Runtime;
+  /** The delays of the running fixture controller; undefined when it does not run. */
+  fixtures?: Required<FixtureOptions>;
   control: ControlFile;
   stop(): Promise<void>;
 }
@@ -129,10 +140,30 @@ async function startApi(opts: LandscapeOptions): Promise<ApiServer> {
   });
 }
 
+function fixtureDelays(o: FixtureOptions): Required<FixtureOptions> {
+  return {
+    shootDelayMs: o.shootDelayMs ?? DEFAULT_SHOOT_DELAY_MS,
+    seedDelayMs: o.seedDelayMs ?? DEFAULT_SEED_DELAY_MS,
+  };
+}
+
+/**
+ * The fixture controller over the main cluster's kubeconfig. Not waited for: against a cluster
+ * that serves no Shoots it keeps retrying its lists (and says so) instead of holding up the start.
+ */
+function startFixtures(o: FixtureOptions, kubeconfigPath: string): FixtureController {
+  return startFixtureController({
+    ...fixtureDelays(o),
+    kubeConfig: kubeConfigFromFile(kubeconfigPath),
+    logger: createLogger({ name: 'landscape.fixtures' }),
+  });
+}
+
 export async function startLandscape(opts: LandscapeOptions): Promise<Landscape> {
   await mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
   const api = opts.kubeconfig === undefined ? await startApi(opts) : undefined;
   let runtime: Runtime | undefined;
+  let fixtures: FixtureController | undefined;
   const token = randomBytes(24).toString('hex');
   const control: Server = createServer(controlHandler(api, () => runtime, token));
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
@@ -147,6 +178,7 @@ export async function startLandscape(opts: LandscapeOptions): Promise<Landscape>
       };
   const file: ControlFile = { pid: process.pid, url: `http://127.0.0.1:${address.port}`, token, clusters };
   const stop = async (): Promise<void> => {
+    await fixtures?.stop();
     await runtime?.stop();
     await new Promise<void>((resolve) => control.close(() => resolve()));
     control.closeAllConnections();
@@ -154,6 +186,7 @@ export async function startLandscape(opts: LandscapeOptions): Promise<Landscape>
     await rm(join(opts.stateDir, CONTROL_FILE), { force: true });
   };
   try {
+    if (opts.fixtures) fixtures = startFixtures(opts.fixtures, clusters.main.kubeconfig);
     if (opts.runtime) {
       const kubeconfigPath = clusters.main.kubeconfig;
       runtime = await startRuntime({
@@ -169,5 +202,5 @@ export async function startLandscape(opts: LandscapeOptions): Promise<Landscape>
     throw err;
   }
   await writeFile(join(opts.stateDir, CONTROL_FILE), JSON.stringify(file, null, 2), { mode: 0o600 });
-  return { api, runtime, control: file, stop };
+  return { api, runtime, fixtures: opts.fixtures && fixtureDelays(opts.fixtures), control: file, stop };
 }

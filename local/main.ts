@@ -5,6 +5,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { resolve } from 'node:path';
 import { parseDuration } from '../shared/cache/index.js';
+import { fixtureOptions, fixtureSettings, type FixtureCliOptions } from './fixtures/index.js';
 import { startLandscape, type Landscape, type LandscapeOptions } from './landscape.js';
 import { renderStatus } from './runtime/status.js';
 
@@ -37,7 +38,7 @@ function duration(value: string): number {
 
 const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-interface CliOptions {
+interface CliOptions extends FixtureCliOptions {
   stateDir: string;
   cluster: string[];
   defaultClusters: boolean;
@@ -122,7 +123,7 @@ function parseOptions(argv: string[]): { landscape: LandscapeOptions; statusInte
     )
     .option('--simulate-pods', 'also create Running pods for simulated workloads', false)
     .option('--rbac', 'enforce RBAC in every cluster (the kubeconfigs keep an admin token)', false);
-  runtimeOptions(program).parse(argv);
+  fixtureOptions(runtimeOptions(program), duration).parse(argv);
   const o = program.opts<CliOptions>();
   const clusters = [...new Set([...(o.defaultClusters ? ['shoot-1'] : []), ...o.cluster])];
   const bad = clusters.find((c) => !NAME.test(c));
@@ -140,6 +141,7 @@ function landscapeOptions(o: CliOptions, clusters: string[]): LandscapeOptions {
     rbac: o.rbac,
     workloads: o.simulateWorkloads ? { delayMs: o.workloadDelay, createPods: o.simulatePods } : undefined,
     ...(o.kubeconfig ? { kubeconfig: resolve(o.kubeconfig) } : {}),
+    fixtures: fixtureSettings(o, o.kubeconfig),
     ...(o.functions ? { runtime: runtimeSettings(o) } : {}),
   };
 }
@@ -207,12 +209,22 @@ function runtimeLines(l: Landscape): string[] {
   ];
 }
 
+function fixtureLines(l: Landscape): string[] {
+  const f = l.fixtures;
+  if (!f) return [];
+  const where = l.api ? '' : ' AGAINST THE --kubeconfig CLUSTER';
+  return [
+    '',
+    `Fixture controller${where} (plays gardenlet; --no-fixtures turns it off): Shoots bound to a seed reconciled after ${f.shootDelayMs} ms, Seeds ready after ${f.seedDelayMs} ms`,
+  ];
+}
+
 function printUsage(l: Landscape): void {
   const lines = ['The embedded landscape is running.', ''];
   for (const [name, c] of Object.entries(l.control.clusters)) {
     lines.push(`  ${name.padEnd(12)} ${c.url}   kubeconfig: ${c.kubeconfig}`);
   }
-  lines.push(...runtimeLines(l));
+  lines.push(...runtimeLines(l), ...fixtureLines(l));
   const main = l.control.clusters.main.kubeconfig;
   lines.push(
     '',

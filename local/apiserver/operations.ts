@@ -41,6 +41,7 @@ import {
 import { trackUpdate } from './apply/index.js';
 import { prepareRbacWrite } from './rbac/validation.js';
 import { fieldLabels, objectFieldValues } from './fields.js';
+import { prepareShootUpdate } from './shoot-strategy.js';
 import { listPage, type ListOptions, type ListResult } from './list.js';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
@@ -192,6 +193,7 @@ export class Operations {
       const merged = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
       next = prepareRbacWrite(def, normalizeOnWrite(def, merged, false), prev);
       if (def.subresources.status) next.status = prev.status;
+      next = prepareShootUpdate(def, prev, next);
     }
     if (next.status === undefined) delete next.status;
     return { ...this.commit(def, prev, next, opts, scope.subresource), warnings: decoded.warnings };
