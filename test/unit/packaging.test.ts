@@ -130,6 +130,10 @@ describe('the repository', () => {
       'landscaper-monitoring': [0, 1, 1, '/etc/landscape'],
       weeder: [0, 2, 20, '/etc/landscape'],
       'probe-tick': [0, 1, 10, '/etc/landscape'],
+      'schedule-shoot': [0, 3, 10, '/etc/landscape'],
+      managedseed: [0, 2, 10, '/etc/landscape'],
+      'deletion-protection': [0, 2, 10, '/etc/landscape'],
+      'seed-status': [0, 2, 10, '/etc/landscape'],
     });
   });
 

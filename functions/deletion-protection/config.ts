@@ -1,0 +1,66 @@
+/**
+ * Configuration of the deletion protection (pure): one YAML file (CONFIG_FILE), single keys
+ * overridden by environment variables. Every problem is listed.
+ *
+ * ```yaml
+ * seeds: true            # keep the finalizer on Seeds (deleting one waits while shoots use it)
+ * shoots: true           # keep it on Shoots a ManagedSeed references
+ * recheckInterval: 30s   # look again at a blocked deletion this much later (besides Shoot/ManagedSeed events)
+ * concurrency: 4         # objects looked at once for one event or a resync
+ * redisUrl: redis://...  # usually from REDIS_URL (the requeues)
+ * logLevel: info
+ * ```
+ *
+ * Switch a kind off where gardener-apiserver's admission plugins already refuse such deletions.
+ */
+import { z } from 'zod';
+import { CacheUsageError, safeRedisUrl } from '../../shared/cache/index.js';
+import {
+  durationSchema,
+  loadConfigWith,
+  type ConfigResult as SharedConfigResult,
+  type EnvOverride,
+} from '../../shared/config/index.js';
+import { LOG_LEVELS } from '../../shared/log/index.js';
+
+export const FUNCTION_NAME = 'deletion-protection';
+
+const redisUrl = z.string().refine(
+  (v) => {
+    try {
+      safeRedisUrl(v);
+      return true;
+    } catch (err) {
+      if (err instanceof CacheUsageError) return false;
+      throw err;
+    }
+  },
+  { message: 'must be a redis:// or rediss:// URL' },
+);
+
+export const ProtectionConfigSchema = z.strictObject({
+  seeds: z.boolean().default(true),
+  shoots: z.boolean().default(true),
+  recheckInterval: durationSchema.default(30_000),
+  concurrency: z.number().int().min(1).max(64).default(4),
+  redisUrl,
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+});
+export type ProtectionConfig = z.output<typeof ProtectionConfigSchema>;
+
+export const ENV_OVERRIDES = {
+  LOG_LEVEL: { key: 'logLevel' },
+  REDIS_URL: { key: 'redisUrl' },
+  PROTECT_SEEDS: { key: 'seeds', kind: 'boolean' },
+  PROTECT_SHOOTS: { key: 'shoots', kind: 'boolean' },
+  PROTECTION_RECHECK_INTERVAL: { key: 'recheckInterval' },
+} as const satisfies Record<string, EnvOverride>;
+
+export type ConfigResult = SharedConfigResult<ProtectionConfig>;
+
+export function loadConfig(
+  fileText: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigResult {
+  return loadConfigWith(ProtectionConfigSchema, ENV_OVERRIDES, fileText, env);
+}

@@ -1,0 +1,152 @@
+/**
+ * deletion-protection: upstream's admission refusals for seed management (a Seed still used by
+ * shoots, a Shoot still referenced by a ManagedSeed) as a finalizer-keeping function (./decide.ts,
+ * ./protect.ts). Takes the seed-management source's events (Reference mode): a Seed event looks at
+ * the Seed; a Shoot event at the Shoot and at every deleting Seed (the Shoot may have freed it); a
+ * ManagedSeed event at the Shoot it names and every protected Shoot of its namespace;
+ * `dev.landscape.requeue` for this function at the Seed or Shoot it names; `dev.landscape.resync`
+ * at every Seed (kind Seed) or every Shoot (kind Shoot or ManagedSeed).
+ * Config: CONFIG_FILE (YAML) with REDIS_URL, LOG_LEVEL and PROTECT_* overrides (./config.ts).
+ */
+import * as ff from '@google-cloud/functions-framework';
+import { GVK } from '../../shared/api/gvk.js';
+import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
+import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
+import { EventTypes } from '../../shared/events/index.js';
+import {
+  createInstance,
+  eventObjectRef,
+  eventType,
+  hostKubeConfig,
+  type EventObjectRef,
+  type FunctionInstance,
+  type InstanceOptions,
+} from '../../shared/function/index.js';
+import { createKubeClient } from '../../shared/kube/index.js';
+import { after, requeue } from '../../shared/requeue/index.js';
+import { eventKind, eventTarget } from '../../shared/function/event-attrs.js';
+import { getOptional } from '../../shared/kube/io.js';
+import { FUNCTION_NAME, loadConfig, type ProtectionConfig } from './config.js';
+import {
+  protectSeed,
+  protectShoot,
+  recheckDeletingSeeds,
+  recheckShoots,
+  sweepSeeds,
+  sweepShoots,
+  type ProtectionDeps,
+  type ProtectionResult,
+} from './protect.js';
+
+export { FUNCTION_NAME } from './config.js';
+
+export type Deps = ProtectionDeps & { handle: RedisHandle };
+
+export function createProtectionInstance(
+  opts: InstanceOptions = {},
+  overrides: Partial<ProtectionDeps> = {},
+): FunctionInstance<ProtectionConfig, Deps> {
+  return createInstance(
+    {
+      name: FUNCTION_NAME,
+      loadConfig,
+      setup: ({ config, env, log }) => {
+        const handle = lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME });
+        const now = (): Date => new Date();
+        return {
+          client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+          requeue: async (ref, afterMs): Promise<void> => {
+            await requeue(await handle.get(), { target: FUNCTION_NAME, ...ref, at: after(now(), afterMs) });
+          },
+          now,
+          log,
+          handle,
+          ...overrides,
+        };
+      },
+      close: (deps) => deps.handle.close(),
+    },
+    opts,
+  );
+}
+
+type Ok = { deps: Deps; config: ProtectionConfig };
+
+function resync(r: Ok, kind: string): Promise<ProtectionResult[]> {
+  if (kind === 'Seed' && r.config.seeds) return sweepSeeds(r.deps, r.config);
+  if ((kind === 'Shoot' || kind === 'ManagedSeed') && r.config.shoots) return sweepShoots(r.deps, r.config);
+  return Promise.resolve([]);
+}
+
+async function onRequeue(r: Ok, kind: string, ref: EventObjectRef): Promise<ProtectionResult[]> {
+  if (kind === 'Seed' && r.config.seeds) return [await protectSeed(r.deps, r.config, ref.name)];
+  if (kind === 'Shoot' && r.config.shoots) return [await protectShoot(r.deps, r.config, ref)];
+  return [];
+}
+
+async function onShoot(r: Ok, deleted: boolean, ref: EventObjectRef): Promise<ProtectionResult[]> {
+  const own = r.config.shoots && !deleted ? [await protectShoot(r.deps, r.config, ref)] : [];
+  const seeds = r.config.seeds ? await recheckDeletingSeeds(r.deps, r.config) : [];
+  return [...own, ...seeds];
+}
+
+async function onManagedSeed(r: Ok, deleted: boolean, ref: EventObjectRef): Promise<ProtectionResult[]> {
+  if (!r.config.shoots) return [];
+  const ms = deleted
+    ? undefined
+    : await getOptional<ManagedSeed>(r.deps.client, GVK.ManagedSeed, ref.namespace, ref.name);
+  const named = ms?.spec?.shoot?.name;
+  return recheckShoots(r.deps, r.config, ref.namespace, named ? [named] : []);
+}
+
+async function onApiServerEvent(
+  r: Ok,
+  kind: string,
+  type: string,
+  ref: EventObjectRef,
+): Promise<ProtectionResult[]> {
+  const deleted = type.endsWith('.delete');
+  switch (kind) {
+    case 'Seed':
+      return r.config.seeds && !deleted ? [await protectSeed(r.deps, r.config, ref.name)] : [];
+    case 'Shoot':
+      return onShoot(r, deleted, ref);
+    case 'ManagedSeed':
+      return onManagedSeed(r, deleted, ref);
+    default:
+      return [];
+  }
+}
+
+/** One event; what was decided for every object it caused a look at (tests, logs). */
+export async function runProtectionEvent(
+  instance: FunctionInstance<ProtectionConfig, Deps>,
+  ce: unknown,
+): Promise<ProtectionResult[]> {
+  const r = await instance.ready();
+  if (!r.ok) return [];
+  const type = eventType(ce);
+  const kind = eventKind(ce);
+  if (type === EventTypes.resync) return resync(r, kind);
+  const ref = eventObjectRef(ce);
+  if (!ref) {
+    r.log.warn('event names no object; ignored', { type, kind });
+    return [];
+  }
+  if (type === EventTypes.requeue) {
+    return eventTarget(ce) === FUNCTION_NAME ? onRequeue(r, kind, ref) : [];
+  }
+  if (type.startsWith('dev.knative.apiserver.')) return onApiServerEvent(r, kind, type, ref);
+  r.log.warn('not an event for this function; ignored', { type, kind });
+  return [];
+}
+
+export const instance = createProtectionInstance();
+
+/** The handler under its camelCase name: the `handler` (entry point) of serverless.yml. */
+export const deletionProtection = async (ce: unknown): Promise<void> => {
+  await runProtectionEvent(instance, ce);
+};
+
+ff.cloudEvent(FUNCTION_NAME, deletionProtection);
+ff.cloudEvent('deletionProtection', deletionProtection);

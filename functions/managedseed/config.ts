@@ -1,0 +1,79 @@
+/**
+ * Configuration of the ManagedSeed controller (pure): one YAML file (CONFIG_FILE), single keys
+ * overridden by environment variables. Every problem is listed.
+ *
+ * ```yaml
+ * namespace: garden          # where ManagedSeeds (and the Shoots they register) live
+ * waitSyncPeriod: 15s        # look again this much later while waiting (Shoot, Seed deletion)
+ * syncPeriod: 1h             # look again this much later after a successful pass
+ * errorBackoff: {min: 5s, max: 5m}   # look again after an error: as long as it has lasted, within these
+ * concurrency: 4             # ManagedSeeds reconciled at once for one Shoot event or a resync
+ * redisUrl: redis://...      # usually from REDIS_URL (the requeues)
+ * logLevel: info
+ * ```
+ */
+import { z } from 'zod';
+import { CacheUsageError, safeRedisUrl } from '../../shared/cache/index.js';
+import {
+  durationSchema,
+  loadConfigWith,
+  type ConfigResult as SharedConfigResult,
+  type EnvOverride,
+} from '../../shared/config/index.js';
+import { LOG_LEVELS } from '../../shared/log/index.js';
+import { MANAGED_SEED_NAMESPACE } from '../../shared/api/seedmanagement.js';
+import {
+  MANAGED_SEED_SYNC_PERIOD_MS,
+  MANAGED_SEED_WAIT_SYNC_PERIOD_MS,
+} from '../../shared/seedmanagement/managedseed.js';
+
+export const FUNCTION_NAME = 'managedseed';
+
+const redisUrl = z.string().refine(
+  (v) => {
+    try {
+      safeRedisUrl(v);
+      return true;
+    } catch (err) {
+      if (err instanceof CacheUsageError) return false;
+      throw err;
+    }
+  },
+  { message: 'must be a redis:// or rediss:// URL' },
+);
+
+const DEFAULT_BACKOFF = { min: 5_000, max: 300_000 };
+
+export const ManagedSeedConfigSchema = z.strictObject({
+  namespace: z.string().min(1).default(MANAGED_SEED_NAMESPACE),
+  waitSyncPeriod: durationSchema.default(MANAGED_SEED_WAIT_SYNC_PERIOD_MS),
+  syncPeriod: durationSchema.default(MANAGED_SEED_SYNC_PERIOD_MS),
+  errorBackoff: z
+    .strictObject({
+      min: durationSchema.default(DEFAULT_BACKOFF.min),
+      max: durationSchema.default(DEFAULT_BACKOFF.max),
+    })
+    .refine((b) => b.min <= b.max, { message: 'min must not be above max' })
+    .default(DEFAULT_BACKOFF),
+  concurrency: z.number().int().min(1).max(64).default(4),
+  redisUrl,
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+});
+export type ManagedSeedConfig = z.output<typeof ManagedSeedConfigSchema>;
+
+export const ENV_OVERRIDES = {
+  LOG_LEVEL: { key: 'logLevel' },
+  REDIS_URL: { key: 'redisUrl' },
+  MANAGED_SEED_NAMESPACE: { key: 'namespace' },
+  MANAGED_SEED_WAIT_SYNC_PERIOD: { key: 'waitSyncPeriod' },
+  MANAGED_SEED_SYNC_PERIOD: { key: 'syncPeriod' },
+} as const satisfies Record<string, EnvOverride>;
+
+export type ConfigResult = SharedConfigResult<ManagedSeedConfig>;
+
+export function loadConfig(
+  fileText: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigResult {
+  return loadConfigWith(ManagedSeedConfigSchema, ENV_OVERRIDES, fileText, env);
+}

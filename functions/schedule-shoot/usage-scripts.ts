@@ -1,0 +1,155 @@
+/**
+ * The Lua scripts of the shoot usage store (./usage.ts). Every script takes
+ * KEYS[1] = the counts hash (seed name → shoots counted there) and KEYS[2] = the records hash
+ * (`<namespace>/<name>` → the shoot's record, JSON), both with the marker field `.built`; when a
+ * marker is missing (Redis flushed, a key deleted) a script changes nothing and answers `miss`, and
+ * the caller rebuilds both hashes from the API once.
+ *
+ * A record is `{s: [seeds the shoot counts on], r: reserved seed, t: reserved at (ms), v: resourceVersion}`.
+ * The shoot counts once on every seed of `s` ∪ {`r`}: `s` is usageSeeds of the shoot as last read
+ * (spec.seedName, then a different status.seedName), `r` a reservation taken before binding. Each
+ * script computes the shoot's seeds before and after and applies only the difference to the counts,
+ * so applying the same state twice changes nothing.
+ */
+
+const PRELUDE = `
+local MARK = '.built'
+if redis.call('HEXISTS', KEYS[1], MARK) == 0 or redis.call('HEXISTS', KEYS[2], MARK) == 0 then
+  return {'miss'}
+end
+local function decode(raw)
+  if not raw then return {s = {}} end
+  local ok, rec = pcall(cjson.decode, raw)
+  if not ok or type(rec) ~= 'table' then return {s = {}} end
+  if type(rec.s) ~= 'table' then rec.s = {} end
+  if type(rec.r) ~= 'string' then rec.r = nil; rec.t = nil end
+  return rec
+end
+local function counted(rec)
+  local set = {}
+  for _, seed in ipairs(rec.s) do set[seed] = true end
+  if rec.r then set[rec.r] = true end
+  return set
+end
+local function store(shoot, before, rec)
+  local after = counted(rec)
+  for seed in pairs(before) do
+    if not after[seed] and redis.call('HINCRBY', KEYS[1], seed, -1) <= 0 then
+      redis.call('HDEL', KEYS[1], seed)
+    end
+  end
+  for seed in pairs(after) do
+    if not before[seed] then redis.call('HINCRBY', KEYS[1], seed, 1) end
+  end
+  if #rec.s == 0 and not rec.r then
+    redis.call('HDEL', KEYS[2], shoot)
+  else
+    redis.call('HSET', KEYS[2], shoot, cjson.encode(rec))
+  end
+end
+local function live(rec, now, ttl)
+  return rec.r ~= nil and now - (tonumber(rec.t) or 0) < ttl
+end
+`;
+
+/**
+ * The shoot as read from the API. ARGV: shoot key, resourceVersion, now (ms), reservation TTL (ms),
+ * `1` when spec.seedName is set, then its usage seeds. A read older than the record's (both
+ * resourceVersions numbers) is ignored (`stale`). A reservation is kept while the shoot is unbound
+ * and the reservation young; binding (to it or elsewhere) or its age ends it.
+ */
+export const SYNC = `${PRELUDE}
+local shoot, rv, now, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local rec = decode(redis.call('HGET', KEYS[2], shoot))
+local newer, older = tonumber(rv), tonumber(rec.v)
+if newer and older and newer < older then return {'stale'} end
+local before = counted(rec)
+local seeds = {}
+for i = 6, #ARGV do table.insert(seeds, ARGV[i]) end
+local after = {s = seeds, v = rv}
+if ARGV[5] ~= '1' and live(rec, now, ttl) then after.r = rec.r; after.t = rec.t end
+store(shoot, before, after)
+return {'ok'}
+`;
+
+/** The shoot is gone. ARGV: shoot key. */
+export const FORGET = `${PRELUDE}
+local shoot = ARGV[1]
+local rec = decode(redis.call('HGET', KEYS[2], shoot))
+store(shoot, counted(rec), {s = {}})
+return {'ok'}
+`;
+
+/**
+ * Reserve a slot on a seed for the shoot before binding it. ARGV: shoot key, seed, allocatable
+ * shoots (-1: no limit), now (ms), reservation TTL (ms). `busy` when the shoot already has a live
+ * reservation (another replica is binding it); `full` (with the count) when the seed has no room
+ * left; else the shoot counts on the seed (once) and `ok`.
+ */
+export const RESERVE = `${PRELUDE}
+local shoot, seed, alloc, now, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local rec = decode(redis.call('HGET', KEYS[2], shoot))
+if live(rec, now, ttl) then return {'busy', rec.r} end
+local before = counted(rec)
+local used = tonumber(redis.call('HGET', KEYS[1], seed) or '0')
+if alloc >= 0 and not before[seed] and used >= alloc then return {'full', tostring(used)} end
+rec.r = seed
+rec.t = now
+store(shoot, before, rec)
+return {'ok', tostring(used + (before[seed] and 0 or 1))}
+`;
+
+/** Drop the shoot's reservation of a seed (the binding did not happen). ARGV: shoot key, seed. */
+export const RELEASE = `${PRELUDE}
+local shoot, seed = ARGV[1], ARGV[2]
+local rec = decode(redis.call('HGET', KEYS[2], shoot))
+if rec.r ~= seed then return {'none'} end
+local before = counted(rec)
+rec.r = nil
+rec.t = nil
+store(shoot, before, rec)
+return {'ok'}
+`;
+
+/**
+ * Replace both hashes with the state of a full Shoot list. ARGV: JSON `{<shoot key>: {s, v, b}}`
+ * (b = 1 when spec.seedName is set) of every listed shoot, now (ms), reservation TTL (ms). Live
+ * reservations of shoots the list shows unbound are kept (their binding is in flight).
+ */
+export const REBUILD = `
+local MARK = '.built'
+local data, now, ttl = cjson.decode(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local keep = {}
+local old = redis.call('HGETALL', KEYS[2])
+for i = 1, #old, 2 do
+  if old[i] ~= MARK then
+    local ok, rec = pcall(cjson.decode, old[i + 1])
+    local cur = data[old[i]]
+    if ok and type(rec) == 'table' and type(rec.r) == 'string' and now - (tonumber(rec.t) or 0) < ttl
+      and cur and cur.b == 0 then
+      keep[old[i]] = rec
+    end
+  end
+end
+redis.call('DEL', KEYS[1], KEYS[2])
+local counts = {}
+for shoot, cur in pairs(data) do
+  local rec = {s = cur.s, v = cur.v}
+  if keep[shoot] then rec.r = keep[shoot].r; rec.t = keep[shoot].t end
+  local set = {}
+  for _, seed in ipairs(rec.s) do set[seed] = true end
+  if rec.r then set[rec.r] = true end
+  for seed in pairs(set) do counts[seed] = (counts[seed] or 0) + 1 end
+  if #rec.s > 0 or rec.r then redis.call('HSET', KEYS[2], shoot, cjson.encode(rec)) end
+end
+for seed, n in pairs(counts) do redis.call('HSET', KEYS[1], seed, n) end
+redis.call('HSET', KEYS[1], MARK, now)
+redis.call('HSET', KEYS[2], MARK, now)
+return {'ok'}
+`;
+
+/** Release a lock only when this owner holds it. ARGV: owner. */
+export const UNLOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;

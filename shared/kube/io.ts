@@ -1,0 +1,119 @@
+/**
+ * Small reads and writes the seed-management functions share: a get that gives undefined for a
+ * missing object, lists of every page, and a finalizer added or removed by an optimistic merge
+ * patch (resourceVersion) redone on conflict. Used by the managedseed, deletion-protection and
+ * seed-status functions.
+ */
+import type { GroupVersionKind } from '../api/gvk.js';
+import type { ObjectList, ObjectMeta, PartialObjectMetadata } from '../api/meta.js';
+import type { KubeClient, ObjectLike } from './client.js';
+import { isNotFound } from './errors.js';
+import { updateWithConflictRetry } from './retry.js';
+
+const PAGE = 500;
+
+/** The object, or undefined when it does not exist. */
+export async function getOptional<T extends ObjectLike>(
+  client: KubeClient,
+  gvk: GroupVersionKind,
+  namespace: string | undefined,
+  name: string,
+): Promise<T | undefined> {
+  try {
+    return await client.get<T>(gvk, namespace, name);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** The object's metadata, or undefined when it does not exist. */
+export async function getMetadataOptional(
+  client: KubeClient,
+  gvk: GroupVersionKind,
+  namespace: string | undefined,
+  name: string,
+): Promise<PartialObjectMetadata | undefined> {
+  try {
+    return await client.getMetadata(gvk, namespace, name);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Every object of a kind (page by page); across all namespaces when `namespace` is omitted. */
+export async function listAll<T extends ObjectLike>(
+  client: KubeClient,
+  gvk: GroupVersionKind,
+  namespace?: string,
+): Promise<T[]> {
+  const out: T[] = [];
+  let next: string | undefined;
+  do {
+    const page: ObjectList<T> = await client.list<T>(gvk, namespace, { limit: PAGE, continue: next });
+    out.push(...page.items);
+    next = page.metadata?.continue || undefined;
+  } while (next);
+  return out;
+}
+
+/** The metadata of every object of a kind (page by page). */
+export async function listAllMetadata(
+  client: KubeClient,
+  gvk: GroupVersionKind,
+  namespace?: string,
+): Promise<PartialObjectMetadata[]> {
+  const out: PartialObjectMetadata[] = [];
+  let next: string | undefined;
+  do {
+    const page = await client.listMetadata(gvk, namespace, { limit: PAGE, continue: next });
+    out.push(...page.items);
+    next = page.metadata?.continue || undefined;
+  } while (next);
+  return out;
+}
+
+/** The finalizer list with `finalizer` present or absent; undefined when it already is so. */
+export function finalizersWith(
+  current: readonly string[] | undefined,
+  finalizer: string,
+  present: boolean,
+): string[] | undefined {
+  const list = current ?? [];
+  if (list.includes(finalizer) === present) return undefined;
+  return present ? [...list, finalizer] : list.filter((f) => f !== finalizer);
+}
+
+/**
+ * Adds or removes `finalizer` (metadata read, merge patch with its resourceVersion, read again on
+ * 409). Nothing is written when it already is so or the object is gone; true when written.
+ */
+export async function setFinalizer(
+  client: KubeClient,
+  gvk: GroupVersionKind,
+  ref: { namespace?: string; name: string },
+  finalizer: string,
+  present: boolean,
+): Promise<boolean> {
+  let wrote = false;
+  const namespace = gvk.namespaced ? ref.namespace : undefined;
+  await updateWithConflictRetry<{ metadata: ObjectMeta } | undefined>(
+    () => getMetadataOptional(client, gvk, namespace, ref.name),
+    (current) => {
+      const finalizers = current && finalizersWith(current.metadata.finalizers, finalizer, present);
+      return finalizers ? { metadata: { ...current.metadata, finalizers } } : undefined;
+    },
+    async (next) => {
+      const { finalizers, resourceVersion } = next?.metadata ?? {};
+      await client.mergePatch(
+        gvk,
+        { namespace, name: ref.name },
+        { metadata: { finalizers, resourceVersion } },
+      );
+      wrote = true;
+      return next;
+    },
+  );
+  return wrote;
+}
