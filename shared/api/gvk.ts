@@ -35,6 +35,7 @@ function gvk<const G extends string, const V extends string, const K extends str
 const LS = 'landscaper.gardener.cloud';
 const CORE = 'core.gardener.cloud';
 const SM = 'seedmanagement.gardener.cloud';
+const AUTOSCALING = 'autoscaling.landscape.dev';
 
 export const GVK = {
   // landscaper.gardener.cloud/v1alpha1
@@ -50,6 +51,8 @@ export const GVK = {
   // seedmanagement.gardener.cloud/v1alpha1
   ManagedSeed: gvk(SM, 'v1alpha1', 'ManagedSeed', 'managedseeds', true),
   ManagedSeedSet: gvk(SM, 'v1alpha1', 'ManagedSeedSet', 'managedseedsets', true),
+  // autoscaling.landscape.dev/v1alpha1 (the product's own)
+  SeedAutoscaler: gvk(AUTOSCALING, 'v1alpha1', 'SeedAutoscaler', 'seedautoscalers', true),
   // extensions.gardener.cloud/v1alpha1
   Cluster: gvk('extensions.gardener.cloud', 'v1alpha1', 'Cluster', 'clusters', false),
   // machine.sapcloud.io/v1alpha1

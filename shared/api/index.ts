@@ -3,6 +3,7 @@ export * from './gvk.js';
 export * from './landscaper.js';
 export * from './core.js';
 export * from './seedmanagement.js';
+export * from './seedautoscaler.js';
 export * from './extensions.js';
 export * from './machine.js';
 export * from './builtin.js';

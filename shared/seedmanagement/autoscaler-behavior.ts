@@ -16,36 +16,21 @@
  * Where the product differs: entries older than every window or period are dropped from the
  * history (upstream overwrites one stale entry per pass; the result is the same).
  */
-export const SCALING_POLICY_TYPES = ['Pods', 'Percent'] as const;
-export type ScalingPolicyType = (typeof SCALING_POLICY_TYPES)[number];
-export function isScalingPolicyType(value: unknown): value is ScalingPolicyType {
-  return typeof value === 'string' && (SCALING_POLICY_TYPES as readonly string[]).includes(value);
-}
+import type { ScalingRules, SeedAutoscalerBehavior } from '../api/seedautoscaler.js';
 
-export const SELECT_POLICIES = ['Max', 'Min', 'Disabled'] as const;
-export type SelectPolicy = (typeof SELECT_POLICIES)[number];
-export function isSelectPolicy(value: unknown): value is SelectPolicy {
-  return typeof value === 'string' && (SELECT_POLICIES as readonly string[]).includes(value);
-}
-
-export interface ScalingPolicy {
-  type: ScalingPolicyType;
-  value: number;
-  periodSeconds: number;
-}
-
-/** HPA v2 HPAScalingRules. */
-export interface ScalingRules {
-  stabilizationWindowSeconds?: number;
-  selectPolicy?: SelectPolicy;
-  policies?: ScalingPolicy[];
-}
-
-/** HPA v2 HorizontalPodAutoscalerBehavior. */
-export interface SeedAutoscalerBehavior {
-  scaleUp?: ScalingRules;
-  scaleDown?: ScalingRules;
-}
+export {
+  SCALING_POLICY_TYPES,
+  SELECT_POLICIES,
+  isScalingPolicyType,
+  isSelectPolicy,
+} from '../api/seedautoscaler.js';
+export type {
+  ScalingPolicy,
+  ScalingPolicyType,
+  ScalingRules,
+  SeedAutoscalerBehavior,
+  SelectPolicy,
+} from '../api/seedautoscaler.js';
 
 export type FilledRules = Required<ScalingRules>;
 

@@ -15,36 +15,21 @@
  */
 import type { ResourceList } from '../api/core.js';
 import type { Quantity } from '../api/meta.js';
+import {
+  isMetricTargetType,
+  type MetricValueStatus,
+  type SeedMetricSpec,
+  type SeedMetricStatus,
+} from '../api/seedautoscaler.js';
 
-export const METRIC_TARGET_TYPES = ['Utilization', 'AverageValue'] as const;
-export type MetricTargetType = (typeof METRIC_TARGET_TYPES)[number];
-export function isMetricTargetType(value: unknown): value is MetricTargetType {
-  return typeof value === 'string' && (METRIC_TARGET_TYPES as readonly string[]).includes(value);
-}
-
-export interface MetricTarget {
-  type: MetricTargetType;
-  /** Percent of allocatable (Utilization). */
-  averageUtilization?: number;
-  /** Per seed (AverageValue). */
-  averageValue?: Quantity;
-}
-
-/** Only `Resource` metrics: resources tracked in Seed `status.allocatable` (e.g. `shoots`). */
-export interface SeedMetricSpec {
-  type: 'Resource';
-  resource: { name: string; target: MetricTarget };
-}
-
-export interface MetricValueStatus {
-  averageUtilization?: number;
-  averageValue?: string;
-}
-
-export interface SeedMetricStatus {
-  type: 'Resource';
-  resource: { name: string; current: MetricValueStatus };
-}
+export { METRIC_TARGET_TYPES, isMetricTargetType } from '../api/seedautoscaler.js';
+export type {
+  MetricTarget,
+  MetricTargetType,
+  MetricValueStatus,
+  SeedMetricSpec,
+  SeedMetricStatus,
+} from '../api/seedautoscaler.js';
 
 /** One seed of the scaled set: what it may hold and what it holds, per resource. */
 export interface SeedSample {

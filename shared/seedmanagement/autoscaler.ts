@@ -15,7 +15,8 @@
  * conditions) and the Event. No I/O: the caller reads the set's scale and its seeds' allocatable
  * and usage, writes the scale when `rescale`, then the status. `now` is injected.
  */
-import type { ObjectMeta, Time } from '../api/meta.js';
+import type { Time } from '../api/meta.js';
+import type { AutoscalerCondition, SeedAutoscaler, SeedAutoscalerStatus } from '../api/seedautoscaler.js';
 import { formatTime } from '../deployer/time.js';
 import {
   DEFAULT_DOWNSCALE_STABILIZATION_SECONDS,
@@ -25,13 +26,11 @@ import {
   recordScaleEvent,
   type Normalized,
   type ScaleHistory,
-  type SeedAutoscalerBehavior,
 } from './autoscaler-behavior.js';
 import {
   DEFAULT_SEED_METRICS,
   DEFAULT_TOLERANCE,
   metricProposal,
-  type SeedMetricSpec,
   type SeedMetricStatus,
   type SeedSample,
 } from './autoscaler-metrics.js';
@@ -39,47 +38,14 @@ import {
 export * from './autoscaler-behavior.js';
 export * from './autoscaler-metrics.js';
 
-export interface SeedAutoscalerSpec {
-  /** The ManagedSeedSet whose scale subresource is driven. */
-  scaleTargetRef: { apiVersion?: string; kind: string; name: string };
-  /** Default 1. */
-  minReplicas?: number;
-  maxReplicas: number;
-  /** Default: `shoots` at 80 % utilization. */
-  metrics?: SeedMetricSpec[];
-  behavior?: SeedAutoscalerBehavior;
-}
-
-export const AutoscalerConditionTypes = {
-  ableToScale: 'AbleToScale',
-  scalingActive: 'ScalingActive',
-  scalingLimited: 'ScalingLimited',
-} as const;
-
-export interface AutoscalerCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason: string;
-  message: string;
-  lastTransitionTime?: Time;
-}
-
-export interface SeedAutoscalerStatus {
-  observedGeneration?: number;
-  lastScaleTime?: Time;
-  currentReplicas: number;
-  desiredReplicas: number;
-  currentMetrics?: SeedMetricStatus[];
-  conditions?: AutoscalerCondition[];
-}
-
-export interface SeedAutoscaler {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  spec: SeedAutoscalerSpec;
-  status?: SeedAutoscalerStatus;
-}
+export { AutoscalerConditionTypes } from '../api/seedautoscaler.js';
+export type {
+  AutoscalerCondition,
+  ScaleTargetRef,
+  SeedAutoscaler,
+  SeedAutoscalerSpec,
+  SeedAutoscalerStatus,
+} from '../api/seedautoscaler.js';
 
 export interface SeedAutoscalerInput {
   autoscaler: SeedAutoscaler;

@@ -374,6 +374,68 @@ export const managedSeedSet = {
   },
 };
 
+export const seedAutoscaler = {
+  apiVersion: 'autoscaling.landscape.dev/v1alpha1',
+  kind: 'SeedAutoscaler',
+  metadata: { name: 'crazy-botany', namespace: 'garden' },
+  spec: {
+    scaleTargetRef: {
+      apiVersion: 'seedmanagement.gardener.cloud/v1alpha1',
+      kind: 'ManagedSeedSet',
+      name: 'crazy-botany',
+    },
+    minReplicas: 1,
+    maxReplicas: 5,
+    metrics: [
+      {
+        type: 'Resource',
+        resource: { name: 'shoots', target: { type: 'Utilization', averageUtilization: 70 } },
+      },
+      {
+        type: 'Resource',
+        resource: { name: 'shoots', target: { type: 'AverageValue', averageValue: '150' } },
+      },
+    ],
+    behavior: {
+      scaleUp: {
+        stabilizationWindowSeconds: 0,
+        selectPolicy: 'Max',
+        policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }],
+      },
+      scaleDown: {
+        stabilizationWindowSeconds: 600,
+        policies: [{ type: 'Percent', value: 50, periodSeconds: 300 }],
+      },
+    },
+  },
+  status: {
+    observedGeneration: 1,
+    lastScaleTime: T0,
+    currentReplicas: 2,
+    desiredReplicas: 2,
+    currentMetrics: [
+      {
+        type: 'Resource',
+        resource: { name: 'shoots', current: { averageUtilization: 64, averageValue: '160' } },
+      },
+    ],
+    conditions: [
+      {
+        type: 'AbleToScale',
+        status: 'True',
+        reason: 'ReadyForNewScale',
+        message: 'recommended size matches current size',
+        lastTransitionTime: T0,
+      },
+    ],
+    history: {
+      recommendations: [{ replicas: 2, time: '2025-03-01T10:04:45.250Z' }],
+      scaleUpEvents: [{ change: 1, time: T0 }],
+      scaleDownEvents: [],
+    },
+  },
+};
+
 export const cluster = {
   apiVersion: 'extensions.gardener.cloud/v1alpha1',
   kind: 'Cluster',
@@ -430,6 +492,7 @@ export const ACCEPTED: [file: string, name: string, object: unknown][] = [
   ['core.gardener.cloud_projects.yaml', 'Project', project],
   ['seedmanagement.gardener.cloud_managedseeds.yaml', 'ManagedSeed with gardenlet', managedSeed],
   ['seedmanagement.gardener.cloud_managedseedsets.yaml', 'ManagedSeedSet', managedSeedSet],
+  ['autoscaling.landscape.dev_seedautoscalers.yaml', 'SeedAutoscaler with behavior', seedAutoscaler],
   ['extensions.gardener.cloud_clusters.yaml', 'Cluster embedding a Shoot', cluster],
   ['machine.sapcloud.io_machines.yaml', 'running Machine', machine],
 ];

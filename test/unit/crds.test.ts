@@ -42,6 +42,7 @@ interface Crd {
 
 /** What the product ships, and which of them have a status subresource (as upstream serves them). */
 const EXPECTED: Record<string, { status: boolean; scope: 'Namespaced' | 'Cluster' }> = {
+  'autoscaling.landscape.dev_seedautoscalers.yaml': { status: true, scope: 'Namespaced' },
   'core.gardener.cloud_cloudprofiles.yaml': { status: false, scope: 'Cluster' },
   'core.gardener.cloud_projects.yaml': { status: true, scope: 'Cluster' },
   'core.gardener.cloud_seeds.yaml': { status: true, scope: 'Cluster' },
@@ -311,6 +312,32 @@ const WRONG: Mutation[] = [
     'seedmanagement.gardener.cloud_managedseeds.yaml',
     mutate(fx.managedSeed, (m) => Object.assign(m.spec.gardenlet, { bootstrap: 'Token' })),
     '/spec/gardenlet/bootstrap',
+  ],
+  [
+    'SeedAutoscaler target of another kind',
+    'autoscaling.landscape.dev_seedautoscalers.yaml',
+    mutate(fx.seedAutoscaler, (a) => Object.assign(a.spec.scaleTargetRef, { kind: 'Deployment' })),
+    '/spec/scaleTargetRef/kind',
+  ],
+  [
+    'SeedAutoscaler maxReplicas as a string',
+    'autoscaling.landscape.dev_seedautoscalers.yaml',
+    mutate(fx.seedAutoscaler, (a) => Object.assign(a.spec, { maxReplicas: '5' })),
+    '/spec/maxReplicas',
+  ],
+  [
+    'SeedAutoscaler metric target of an unknown type',
+    'autoscaling.landscape.dev_seedautoscalers.yaml',
+    mutate(fx.seedAutoscaler, (a) => Object.assign(a.spec.metrics[0].resource.target, { type: 'Value' })),
+    '/spec/metrics/0/resource/target/type',
+  ],
+  [
+    'SeedAutoscaler scale-down policy without a period',
+    'autoscaling.landscape.dev_seedautoscalers.yaml',
+    mutate(fx.seedAutoscaler, (a) =>
+      Object.assign(a.spec.behavior.scaleDown, { policies: [{ type: 'Pods', value: 1 }] }),
+    ),
+    '/spec/behavior/scaleDown/policies/0',
   ],
   [
     'Machine phase as a number',

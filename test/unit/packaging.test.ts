@@ -134,6 +134,8 @@ describe('the repository', () => {
       managedseed: [0, 2, 10, '/etc/landscape'],
       'deletion-protection': [0, 2, 10, '/etc/landscape'],
       'seed-status': [0, 2, 10, '/etc/landscape'],
+      managedseedset: [0, 2, 10, '/etc/landscape'],
+      'seed-autoscaler': [0, 1, 1, '/etc/landscape'],
     });
   });
 

@@ -1,0 +1,64 @@
+/**
+ * Configuration of the ManagedSeedSet controller (pure). Every problem is listed.
+ *
+ * ```yaml
+ * syncPeriod: 30m          # look at every set again this much later (upstream's syncPeriod)
+ * maxShootRetries: 3       # retries of a failed Shoot (gardener.cloud/operation=retry)
+ * errorRequeueDelay: 1m    # look again after an error (e.g. "no deletable replicas found")
+ * lockRetryDelay: 2s       # look again when another pass holds the set
+ * redisUrl: redis://...    # usually from REDIS_URL (requeues and the per-set lease)
+ * logLevel: info
+ * ```
+ */
+import { z } from 'zod';
+import { CacheUsageError, safeRedisUrl } from '../../shared/cache/index.js';
+import {
+  durationSchema,
+  loadConfigWith,
+  type ConfigResult,
+  type EnvOverride,
+} from '../../shared/config/index.js';
+import { LOG_LEVELS } from '../../shared/log/index.js';
+import {
+  MANAGED_SEED_SET_SYNC_PERIOD_MS,
+  MAX_SHOOT_RETRIES,
+} from '../../shared/seedmanagement/managedseedset.js';
+
+export const FUNCTION_NAME = 'managedseedset';
+
+const redisUrl = z.string().refine(
+  (v) => {
+    try {
+      safeRedisUrl(v);
+      return true;
+    } catch (err) {
+      if (err instanceof CacheUsageError) return false;
+      throw err;
+    }
+  },
+  { message: 'must be a redis:// or rediss:// URL' },
+);
+
+export const ManagedSeedSetConfigSchema = z.strictObject({
+  syncPeriod: durationSchema.default(MANAGED_SEED_SET_SYNC_PERIOD_MS),
+  maxShootRetries: z.number().int().min(0).max(100).default(MAX_SHOOT_RETRIES),
+  errorRequeueDelay: durationSchema.default(60_000),
+  lockRetryDelay: durationSchema.default(2_000),
+  redisUrl,
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+});
+export type ManagedSeedSetConfig = z.output<typeof ManagedSeedSetConfigSchema>;
+
+export const ENV_OVERRIDES = {
+  LOG_LEVEL: { key: 'logLevel' },
+  REDIS_URL: { key: 'redisUrl' },
+  SYNC_PERIOD: { key: 'syncPeriod' },
+  MAX_SHOOT_RETRIES: { key: 'maxShootRetries', kind: 'number' },
+} as const satisfies Record<string, EnvOverride>;
+
+export function loadConfig(
+  fileText: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigResult<ManagedSeedSetConfig> {
+  return loadConfigWith(ManagedSeedSetConfigSchema, ENV_OVERRIDES, fileText, env);
+}

@@ -1,0 +1,57 @@
+/**
+ * Configuration of the SeedAutoscaler controller (pure): the HPA controller's flags that apply.
+ * Every problem is listed.
+ *
+ * ```yaml
+ * tolerance: 0.1                 # no rescale while |1 - usage/target| <= tolerance
+ * downscaleStabilization: 5m     # scale-down window when an autoscaler sets no behavior.scaleDown
+ * concurrency: 4                 # autoscalers handled at once on a tick
+ * logLevel: info
+ * ```
+ */
+import { z } from 'zod';
+import { loadConfigWith, type ConfigResult, type EnvOverride } from '../../shared/config/index.js';
+import { parseGoDuration } from '../../shared/deployer/time.js';
+import { LOG_LEVELS } from '../../shared/log/index.js';
+import {
+  DEFAULT_DOWNSCALE_STABILIZATION_SECONDS,
+  DEFAULT_TOLERANCE,
+} from '../../shared/seedmanagement/autoscaler.js';
+
+export const FUNCTION_NAME = 'seed-autoscaler';
+
+const MAX_WINDOW_MS = 3_600_000;
+
+/** A Go duration from 0 to 1h (or milliseconds as a number), in whole seconds. */
+const windowSchema = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  try {
+    const ms = typeof v === 'number' ? v : parseGoDuration(v.trim());
+    if (Number.isFinite(ms) && ms >= 0 && ms <= MAX_WINDOW_MS) return Math.round(ms / 1000);
+    ctx.addIssue({ code: 'custom', message: `must be between 0s and 1h, got ${JSON.stringify(v)}` });
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  }
+  return z.NEVER;
+});
+
+export const SeedAutoscalerConfigSchema = z.strictObject({
+  tolerance: z.number().min(0).max(1).default(DEFAULT_TOLERANCE),
+  /** Seconds (the file says a Go duration). */
+  downscaleStabilization: windowSchema.default(DEFAULT_DOWNSCALE_STABILIZATION_SECONDS),
+  concurrency: z.number().int().min(1).max(100).default(4),
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+});
+export type SeedAutoscalerConfig = z.output<typeof SeedAutoscalerConfigSchema>;
+
+export const ENV_OVERRIDES = {
+  LOG_LEVEL: { key: 'logLevel' },
+  AUTOSCALER_TOLERANCE: { key: 'tolerance', kind: 'number' },
+  DOWNSCALE_STABILIZATION: { key: 'downscaleStabilization' },
+} as const satisfies Record<string, EnvOverride>;
+
+export function loadConfig(
+  fileText: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): ConfigResult<SeedAutoscalerConfig> {
+  return loadConfigWith(SeedAutoscalerConfigSchema, ENV_OVERRIDES, fileText, env);
+}
