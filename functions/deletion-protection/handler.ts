@@ -17,12 +17,11 @@ import {
   createInstance,
   eventObjectRef,
   eventType,
-  hostKubeConfig,
+  hostKubeClient,
   type EventObjectRef,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
 import { after, requeue } from '../../shared/requeue/index.js';
 import { eventKind, eventTarget } from '../../shared/function/event-attrs.js';
 import { getOptional } from '../../shared/kube/io.js';
@@ -54,7 +53,7 @@ export function createProtectionInstance(
         const handle = lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME });
         const now = (): Date => new Date();
         return {
-          client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+          client: hostKubeClient(env, FUNCTION_NAME),
           requeue: async (ref, afterMs): Promise<void> => {
             await requeue(await handle.get(), { target: FUNCTION_NAME, ...ref, at: after(now(), afterMs) });
           },

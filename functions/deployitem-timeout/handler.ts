@@ -8,11 +8,10 @@
 import * as ff from '@google-cloud/functions-framework';
 import {
   createInstance,
-  hostKubeConfig,
+  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
 import { checkAll, type TimeoutDeps, type TimeoutSummary } from './check.js';
 import { FUNCTION_NAME, loadConfig, type TimeoutConfig } from './config.js';
 
@@ -26,7 +25,7 @@ export function createTimeoutInstance(
       name: FUNCTION_NAME,
       loadConfig,
       setup: ({ env, log }) => ({
-        client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+        client: hostKubeClient(env, FUNCTION_NAME),
         now: () => new Date(),
         log,
       }),

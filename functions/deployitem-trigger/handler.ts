@@ -10,11 +10,10 @@ import * as ff from '@google-cloud/functions-framework';
 import { deployItemEventHandler, forEachDeployItem } from '../../shared/deployer/runtime/items.js';
 import {
   createInstance,
-  hostKubeConfig,
+  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
 import { FUNCTION_NAME, loadConfig, type TriggerConfig } from './config.js';
 import { triggerJob, type TriggerDeps } from './trigger.js';
 
@@ -28,7 +27,7 @@ export function createTriggerInstance(
       name: FUNCTION_NAME,
       loadConfig,
       setup: ({ env, log }) => ({
-        client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+        client: hostKubeClient(env, FUNCTION_NAME),
         now: () => new Date(),
         newId: randomUUID,
         log,

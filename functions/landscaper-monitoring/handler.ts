@@ -8,11 +8,10 @@
 import * as ff from '@google-cloud/functions-framework';
 import {
   createInstance,
-  hostKubeConfig,
+  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
 import { createLogger, isLogLevel } from '../../shared/log/index.js';
 import {
   activatorSource,
@@ -36,9 +35,7 @@ export function createMonitoringInstance(
       loadConfig,
       setup: ({ config, env }) => {
         const needsKube = config.knative || config.hpa;
-        const client = needsKube
-          ? createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME })
-          : undefined;
+        const client = needsKube ? hostKubeClient(env, FUNCTION_NAME) : undefined;
         const sources: StatisticsSource[] = [];
         if (client && config.knative) sources.push(knativeSource(client, config.namespace));
         if (client && config.hpa) sources.push(hpaSource(client, config.namespace));

@@ -16,12 +16,11 @@ import {
   createInstance,
   eventObjectRef,
   eventType,
-  hostKubeConfig,
+  hostKubeClient,
   type EventObjectRef,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
 import { after, requeue } from '../../shared/requeue/index.js';
 import { FUNCTION_NAME, loadConfig, type ManagedSeedConfig } from './config.js';
 import { eventKind, eventTarget } from '../../shared/function/event-attrs.js';
@@ -45,7 +44,7 @@ export function createManagedSeedInstance(
         const handle = lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME });
         const now = (): Date => new Date();
         return {
-          client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+          client: hostKubeClient(env, FUNCTION_NAME),
           requeue: async (ref, afterMs): Promise<void> => {
             const item = { target: FUNCTION_NAME, kind: 'ManagedSeed', ...ref, at: after(now(), afterMs) };
             await requeue(await handle.get(), item);

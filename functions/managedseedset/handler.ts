@@ -16,11 +16,10 @@ import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
 import {
   createInstance,
   eventType,
-  hostKubeConfig,
+  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
 import { FUNCTION_NAME, loadConfig, type ManagedSeedSetConfig } from './config.js';
 import { reconcileSet, requeueSet, type PassResult, type SetDeps } from './reconcile.js';
 import { routeEvent } from './route.js';
@@ -40,7 +39,7 @@ export function createManagedSeedSetInstance(
       setup: ({ config, env, log }) => {
         const handle = lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME });
         return {
-          client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+          client: hostKubeClient(env, FUNCTION_NAME),
           redis: () => handle.get(),
           handle,
           now: () => new Date(),

@@ -10,11 +10,10 @@ import { deployItemEventHandler, forEachDeployItem } from '../../shared/deployer
 import { emitOrThrow, type FetchLike } from '../../shared/events/index.js';
 import {
   createInstance,
-  hostKubeConfig,
+  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
 import { checkItem, type CheckDeps } from './check.js';
 import { FUNCTION_NAME, loadConfig, type CheckConfig } from './config.js';
 
@@ -28,7 +27,7 @@ export function createCheckInstance(
       name: FUNCTION_NAME,
       loadConfig,
       setup: ({ config, env, log }) => ({
-        client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+        client: hostKubeClient(env, FUNCTION_NAME),
         send: async (event): Promise<void> => {
           await emitOrThrow(event, {
             sink: config.sink,

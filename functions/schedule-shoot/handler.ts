@@ -15,12 +15,11 @@ import {
   createInstance,
   eventObjectRef,
   eventType,
-  hostKubeConfig,
+  hostKubeClient,
   type EventObjectRef,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
 import { FUNCTION_NAME, loadConfig, type ScheduleShootConfig } from './config.js';
 import { reconcileShoot, type ScheduleDeps, type ScheduleOutcome } from './schedule.js';
 import { createUsageStore } from './usage.js';
@@ -42,7 +41,7 @@ export function createScheduleShootInstance(
       loadConfig,
       setup: ({ config, env, log }) => {
         const handle = lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME });
-        const client = createKubeClient(hostKubeConfig(env), { fieldManager: FIELD_MANAGER });
+        const client = hostKubeClient(env, FIELD_MANAGER);
         const redis = (): ReturnType<RedisHandle['get']> => handle.get();
         const now = (): number => Date.now();
         const usage = createUsageStore(

@@ -20,11 +20,11 @@ import {
   createInstance,
   eventObjectRef,
   eventType,
-  hostKubeConfig,
+  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient, isNotFound } from '../../shared/kube/index.js';
+import { isNotFound } from '../../shared/kube/index.js';
 import { autoscale, type AutoscaleDeps, type AutoscaleResult } from './autoscale.js';
 import { FUNCTION_NAME, loadConfig, type SeedAutoscalerConfig } from './config.js';
 import { snapshot } from './observe.js';
@@ -40,7 +40,7 @@ export function createSeedAutoscalerInstance(
       name: FUNCTION_NAME,
       loadConfig,
       setup: ({ env, log }) => ({
-        client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+        client: hostKubeClient(env, FUNCTION_NAME),
         now: () => new Date(),
         newId: randomUUID,
         log,

@@ -12,11 +12,10 @@ import {
   createInstance,
   eventObjectRef,
   eventType,
-  hostKubeConfig,
+  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
 import { eventKind } from '../../shared/function/event-attrs.js';
 import { FUNCTION_NAME, loadConfig, type SeedStatusConfig } from './config.js';
 import { updateAllSeeds, updateSeedStatus, type SeedStatusDeps, type SeedStatusOutcome } from './status.js';
@@ -32,7 +31,7 @@ export function createSeedStatusInstance(
       name: FUNCTION_NAME,
       loadConfig,
       setup: ({ env, log }) => ({
-        client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+        client: hostKubeClient(env, FUNCTION_NAME),
         now: () => new Date(),
         log,
         ...overrides,

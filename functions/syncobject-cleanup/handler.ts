@@ -7,11 +7,11 @@
 import * as ff from '@google-cloud/functions-framework';
 import {
   createInstance,
-  hostKubeConfig,
+  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient, type KubeClient } from '../../shared/kube/index.js';
+import type { KubeClient } from '../../shared/kube/index.js';
 import { cleanupSyncObjects, type CleanupCounts } from '../../shared/lock/index.js';
 import { FUNCTION_NAME, loadConfig, type CleanupConfig } from './config.js';
 
@@ -24,7 +24,7 @@ export function createCleanupInstance(
     {
       name: FUNCTION_NAME,
       loadConfig,
-      setup: ({ env }) => createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+      setup: ({ env }) => hostKubeClient(env, FUNCTION_NAME),
     },
     opts,
   );

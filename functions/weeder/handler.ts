@@ -10,11 +10,10 @@ import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
 import {
   createInstance,
   eventType,
-  hostKubeConfig,
+  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
 import type { RecoveryAction } from '../../shared/watchdog/weeder.js';
 import { FUNCTION_NAME, loadConfig, type WeederConfig } from './config.js';
 import { onEndpoints, onPod, type WeedDeps } from './weed.js';
@@ -33,7 +32,7 @@ export function createWeederInstance(opts: InstanceOptions = {}): FunctionInstan
         if (!url) throw new Error('REDIS_URL is not set: the weeder keeps its watch windows in Redis');
         const handle = lazyRedis({ url, connectionName: FUNCTION_NAME });
         return {
-          client: createKubeClient(hostKubeConfig(env), { fieldManager: FUNCTION_NAME }),
+          client: hostKubeClient(env, FUNCTION_NAME),
           redis: () => handle.get(),
           handle,
           now: () => Date.now(),

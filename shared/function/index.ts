@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ConfigResult } from '../config/index.js';
 import { readConfigFile } from '../config/index.js';
-import { kubeConfigFromEnv, kubeConfigInCluster } from '../kube/index.js';
+import { createKubeClient, kubeConfigFromEnv, kubeConfigInCluster, type KubeClient } from '../kube/index.js';
 import { createLogger, isLogLevel, type Logger } from '../log/index.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -95,6 +95,15 @@ export function hostKubeConfig(env: Env): KubeConfig {
     host: env['KUBERNETES_SERVICE_HOST'] ?? '',
     port: env['KUBERNETES_SERVICE_PORT'] ?? '443',
   });
+}
+
+/**
+ * A client of the function's own cluster (hostKubeConfig): it keeps its connections alive, so a
+ * replica pays for the TLS handshake once rather than on every request (the deployers and prober
+ * benches measured about a third of the CPU in per-request handshakes without it).
+ */
+export function hostKubeClient(env: Env, fieldManager: string): KubeClient {
+  return createKubeClient(hostKubeConfig(env), { fieldManager, keepAlive: true });
 }
 
 /** The object an event points at (`namespace`, `name`, optional `uid` attributes). */

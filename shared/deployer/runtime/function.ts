@@ -24,7 +24,7 @@ import {
   createInstance,
   eventObjectRef,
   eventType,
-  hostKubeConfig,
+  hostKubeClient,
   type Env,
   type FunctionInstance,
   type InstanceOptions,
@@ -107,7 +107,7 @@ function setup(
   env: Env,
   log: Logger,
 ): DeployerInstanceDeps {
-  const host = createKubeClient(hostKubeConfig(env), { fieldManager: functionName });
+  const host = hostKubeClient(env, functionName);
   const redis = lazyRedis({ url: config.redisUrl, connectionName: functionName });
   const who = lockOwner(env);
   const workers = createWorkerCounter({ redis, instance: who.owner, log });
