@@ -27,6 +27,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'prober: one probe-tick pass over 100 / 300 / 1,000 shoots (s/tick, API requests/shoot, peak memory) and its growth',
     load: () => import('./prober.js'),
   },
+  scheduler: {
+    description:
+      'scheduler: decisions/s, latency and memory with 1,000 / 10,000 seeds (100,000 shoots), counts kept incrementally vs every shoot listed per decision, side by side',
+    load: () => import('./scheduler.js'),
+  },
 };
 
 function usage(): string {

@@ -1,0 +1,415 @@
+/**
+ * The scheduler bench's data, deterministic (a seeded PRNG): Seeds over several providers and
+ * regions with realistic labels, taints, zones, access restrictions and (mostly) an allocatable
+ * shoot count; Shoots already bound across them (spec.seedName, and status.seedName naming the old
+ * seed for a few in control-plane migration); a stream of new unbound Shoots of mixed providers,
+ * regions and purposes, a few of which cannot be scheduled. Every object is built from its own
+ * literals (no shared sub-objects), as decoding a list from the API server would give.
+ */
+import type {
+  CloudProfile,
+  GardenerCondition,
+  LastOperation,
+  Seed,
+  Shoot,
+  ShootPurpose,
+  Taint,
+} from '../../shared/api/core.js';
+import { GardenerAnnotations, SEED_TAINT_PROTECTED } from '../../shared/api/core.js';
+import { usageSeeds } from '../../shared/seedmanagement/scheduler.js';
+
+/** mulberry32: a small deterministic PRNG in [0, 1). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Rand = () => number;
+const pickOf = <T>(rand: Rand, list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+const intIn = (rand: Rand, lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
+
+interface Provider {
+  type: string;
+  /** Share of the seeds and of the new shoots. */
+  share: number;
+  regions: readonly string[];
+  machineTypes: readonly string[];
+}
+
+export const PROVIDERS: readonly Provider[] = [
+  {
+    type: 'aws',
+    share: 0.4,
+    regions: ['eu-west-1', 'eu-central-1', 'us-east-1', 'us-west-2', 'ap-southeast-1'],
+    machineTypes: ['m5.large', 'm5.xlarge', 'c5.2xlarge'],
+  },
+  {
+    type: 'gcp',
+    share: 0.25,
+    regions: ['europe-west1', 'europe-west4', 'us-central1', 'asia-east1'],
+    machineTypes: ['n1-standard-4', 'n2-standard-8'],
+  },
+  {
+    type: 'azure',
+    share: 0.2,
+    regions: ['westeurope', 'northeurope', 'eastus', 'southeastasia'],
+    machineTypes: ['Standard_D4s_v3', 'Standard_D8s_v3'],
+  },
+  {
+    type: 'openstack',
+    share: 0.15,
+    regions: ['eu-de-1', 'eu-de-2', 'eu-nl-1', 'na-us-1'],
+    machineTypes: ['g_c4_m16', 'g_c8_m32'],
+  },
+];
+
+export const LABEL_PROVIDER = 'seed.gardener.cloud/provider';
+export const LABEL_REGION = 'seed.gardener.cloud/region';
+export const LABEL_EU_ACCESS = 'seed.gardener.cloud/eu-access';
+export const LABEL_OPENSTACK = 'seed.gardener.cloud/openstack-network';
+export const TAINT_DEDICATED = 'seed.gardener.cloud/dedicated';
+export const EU_ACCESS_ONLY = 'eu-access-only';
+/** A region no seed is in: the shoots asking for it fail at the strategy stage. */
+export const UNKNOWN_REGION = 'moon-south-1';
+
+const isEu = (region: string): boolean => /^(eu|europe|westeurope|northeurope)/.test(region);
+
+function providerAt(rand: Rand): Provider {
+  let r = rand();
+  for (const p of PROVIDERS) {
+    if (r < p.share) return p;
+    r -= p.share;
+  }
+  return PROVIDERS[PROVIDERS.length - 1];
+}
+
+/** One CloudProfile per provider, each with another kind of seedSelector (or none). */
+export function cloudProfiles(): Map<string, CloudProfile> {
+  const selectors: Record<string, CloudProfile['spec']['seedSelector']> = {
+    aws: undefined,
+    gcp: { matchExpressions: [{ key: 'environment', operator: 'NotIn', values: ['canary'] }] },
+    azure: { providerTypes: ['azure'] },
+    openstack: { matchLabels: { [LABEL_OPENSTACK]: 'true' } },
+  };
+  const out = new Map<string, CloudProfile>();
+  for (const p of PROVIDERS) {
+    const seedSelector = selectors[p.type];
+    out.set(p.type, {
+      apiVersion: 'core.gardener.cloud/v1beta1',
+      kind: 'CloudProfile',
+      metadata: { name: p.type },
+      spec: {
+        type: p.type,
+        regions: p.regions.map((name) => ({ name, zones: [{ name: `${name}a` }, { name: `${name}b` }] })),
+        ...(seedSelector ? { seedSelector } : {}),
+      },
+    });
+  }
+  return out;
+}
+
+const timeAt = (rand: Rand): string =>
+  new Date(Date.UTC(2024, 0, 1) + Math.floor(rand() * 500 * 86_400_000)).toISOString();
+
+function conditions(
+  rand: Rand,
+  types: readonly string[],
+  ready: boolean,
+): { conditions: GardenerCondition[] } {
+  return {
+    conditions: types.map((type, i) => ({
+      type,
+      status: i === 0 && !ready ? ('False' as const) : ('True' as const),
+      lastTransitionTime: timeAt(rand),
+      lastUpdateTime: timeAt(rand),
+      reason: i === 0 && !ready ? 'GardenletNotReady' : `${type}`,
+      message: i === 0 && !ready ? 'Gardenlet stopped posting seed status.' : 'All checks passed.',
+    })),
+  };
+}
+
+const SEED_CONDITIONS = [
+  'GardenletReady',
+  'BackupBucketsReady',
+  'ExtensionsReady',
+  'SeedSystemComponentsHealthy',
+];
+
+function seedLabels(rand: Rand, p: Provider, region: string): Record<string, string> {
+  const labels: Record<string, string> = {
+    [LABEL_PROVIDER]: p.type,
+    [LABEL_REGION]: region,
+    environment: rand() < 0.05 ? 'canary' : 'prod',
+    'seed.gardener.cloud/gardenlet': 'managed',
+  };
+  if (isEu(region)) labels[LABEL_EU_ACCESS] = 'true';
+  if (p.type === 'openstack' && rand() < 0.9) labels[LABEL_OPENSTACK] = 'true';
+  return labels;
+}
+
+/** 5% protected, 3% dedicated, the rest none. */
+function seedTaints(rand: Rand): { taints?: Taint[] } {
+  const t = rand();
+  if (t < 0.05) return { taints: [{ key: SEED_TAINT_PROTECTED }] };
+  if (t < 0.08) return { taints: [{ key: TAINT_DEDICATED, value: 'team-a' }] };
+  return {};
+}
+
+function seedAt(rand: Rand, index: number): Seed {
+  const p = providerAt(rand);
+  const region = pickOf(rand, p.regions);
+  const name = `${p.type}-${region}-${index.toString(36)}`;
+  const labels = seedLabels(rand, p, region);
+  const taints = seedTaints(rand);
+  const zones = rand() < 0.9 ? ['a', 'b', 'c'].map((z) => `${region}${z}`) : [`${region}a`];
+  const annotations: Record<string, string> = { 'gardener.cloud/created-by': 'seed-operator' };
+  if (rand() < 0.005) annotations[GardenerAnnotations.emergencyStopReconciliations] = 'true';
+  const allocatable = rand() < 0.85 ? { allocatable: { shoots: String(intIn(rand, 8, 20)) } } : {};
+  const ready = rand() >= 0.01;
+  const restricted = isEu(region) && rand() < 0.3 ? { accessRestrictions: [{ name: EU_ACCESS_ONLY }] } : {};
+  return {
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'Seed',
+    metadata: {
+      name,
+      uid: `seed-${index}-${Math.floor(rand() * 1e12).toString(16)}`,
+      resourceVersion: String(1000 + index),
+      generation: intIn(rand, 1, 40),
+      creationTimestamp: timeAt(rand),
+      labels,
+      annotations,
+    },
+    spec: {
+      provider: { type: p.type, region, zones },
+      settings: {
+        scheduling: { visible: rand() >= 0.02 },
+        excessCapacityReservation: { enabled: true },
+        loadBalancerServices: { annotations: {} },
+        verticalPodAutoscaler: { enabled: true },
+      },
+      ...taints,
+      backup: { provider: p.type, region, secretRef: { name: `backup-${name}`, namespace: 'garden' } },
+      ingress: { domain: `ingress.${name}.example.com`, controller: { kind: 'nginx' } },
+      dns: { provider: { type: 'aws-route53', secretRef: { name: 'dns', namespace: 'garden' } } },
+      networks: { nodes: '10.250.0.0/16', pods: '100.64.0.0/12', services: '100.128.0.0/13' },
+      ...restricted,
+    },
+    status: {
+      ...conditions(rand, SEED_CONDITIONS, ready),
+      lastOperation: {
+        type: 'Reconcile',
+        state: 'Succeeded',
+        progress: 100,
+        lastUpdateTime: timeAt(rand),
+        description: 'Seed cluster has been successfully reconciled.',
+      },
+      observedGeneration: 1,
+      kubernetesVersion: '1.30.4',
+      clusterIdentity: `${name}-identity`,
+      capacity: { shoots: '250' },
+      ...allocatable,
+      gardener: { id: 'abc123', name: `gardenlet-${name}`, version: 'v1.100.0' },
+    },
+  };
+}
+
+export function buildSeeds(count: number, rand: Rand): Seed[] {
+  return Array.from({ length: count }, (_, i) => seedAt(rand, i));
+}
+
+const SHOOT_CONDITIONS = [
+  'APIServerAvailable',
+  'ControlPlaneHealthy',
+  'ObservabilityComponentsHealthy',
+  'EveryNodeReady',
+  'SystemComponentsHealthy',
+];
+
+interface ShootShape {
+  name: string;
+  namespace: string;
+  provider: Provider;
+  region: string;
+  purpose: ShootPurpose;
+  resourceVersion: number;
+}
+
+function shootBody(rand: Rand, s: ShootShape): Shoot {
+  const machine = pickOf(rand, s.provider.machineTypes);
+  const workers = Array.from({ length: intIn(rand, 1, 3) }, (_, i) => ({
+    name: `worker-${i}`,
+    machine: { type: machine, image: { name: 'gardenlinux', version: '1592.1.0' } },
+    minimum: 1,
+    maximum: intIn(rand, 2, 10),
+    zones: [`${s.region}a`],
+  }));
+  return {
+    apiVersion: 'core.gardener.cloud/v1beta1',
+    kind: 'Shoot',
+    metadata: {
+      name: s.name,
+      namespace: s.namespace,
+      uid: `${s.namespace}-${s.name}-${Math.floor(rand() * 1e12).toString(16)}`,
+      resourceVersion: String(s.resourceVersion),
+      generation: intIn(rand, 1, 30),
+      creationTimestamp: timeAt(rand),
+      labels: {
+        'shoot.gardener.cloud/status': 'healthy',
+        'project.gardener.cloud/name': s.namespace.slice('garden-'.length),
+      },
+      annotations: { 'gardener.cloud/created-by': `user-${intIn(rand, 1, 5000)}@example.com` },
+      finalizers: ['gardener'],
+    },
+    spec: {
+      cloudProfileName: s.provider.type,
+      cloudProfile: { kind: 'CloudProfile', name: s.provider.type },
+      region: s.region,
+      purpose: s.purpose,
+      secretBindingName: `${s.provider.type}-secret`,
+      provider: { type: s.provider.type, workers },
+      kubernetes: { version: '1.30.4', enableStaticTokenKubeconfig: false },
+      networking: { type: 'calico', nodes: '10.250.0.0/16' },
+      hibernation: { enabled: false },
+      dns: { domain: `${s.name}.${s.namespace}.shoot.example.com` },
+    },
+  };
+}
+
+/** A shoot already bound to `seed` (its provider and region); `from` is the seed it migrates from. */
+function boundShootAt(rand: Rand, index: number, seed: Seed, from: Seed | undefined): Shoot {
+  const provider = PROVIDERS.find((p) => p.type === seed.spec.provider.type) ?? PROVIDERS[0];
+  const shoot = shootBody(rand, {
+    name: `shoot-${index.toString(36)}`,
+    namespace: `garden-project-${(index % 5000).toString(36)}`,
+    provider,
+    region: seed.spec.provider.region,
+    purpose: pickOf(rand, ['evaluation', 'development', 'production', 'production', 'infrastructure']),
+    resourceVersion: 100_000 + index,
+  });
+  shoot.spec.seedName = seed.metadata?.name;
+  const lastOperation: LastOperation = from
+    ? {
+        type: 'Migrate',
+        state: 'Processing',
+        progress: 40,
+        description: 'Migrating the shoot control plane.',
+      }
+    : {
+        type: 'Reconcile',
+        state: 'Succeeded',
+        progress: 100,
+        description: 'Shoot cluster has been reconciled.',
+      };
+  shoot.status = {
+    ...conditions(rand, SHOOT_CONDITIONS, true),
+    lastOperation: { ...lastOperation, lastUpdateTime: timeAt(rand) },
+    observedGeneration: 1,
+    seedName: (from ?? seed).metadata?.name,
+    technicalID: `shoot--${shoot.metadata?.namespace}--${shoot.metadata?.name}`,
+    uid: shoot.metadata?.uid,
+    gardener: { id: 'abc123', name: 'gardenlet', version: 'v1.100.0' },
+  };
+  return shoot;
+}
+
+function byProviderType(seeds: readonly Seed[]): Map<string, Seed[]> {
+  const out = new Map<string, Seed[]>();
+  for (const s of seeds) {
+    const list = out.get(s.spec.provider.type) ?? [];
+    list.push(s);
+    out.set(s.spec.provider.type, list);
+  }
+  return out;
+}
+
+/**
+ * `count` shoots bound across the seeds: each goes to a random seed that still has room (its
+ * allocatable count, if any; a few tries, then it goes anyway); ~1% are in control-plane
+ * migration (status.seedName: another seed of the provider, counted there too).
+ */
+export function buildShoots(seeds: readonly Seed[], count: number, rand: Rand): Shoot[] {
+  const used = new Map<string, number>();
+  const room = (s: Seed): boolean => {
+    const a = s.status?.allocatable?.shoots;
+    return a === undefined || (used.get(s.metadata?.name ?? '') ?? 0) < Number(a);
+  };
+  const byProvider = byProviderType(seeds);
+  const out: Shoot[] = [];
+  for (let i = 0; i < count; i++) {
+    let seed = pickOf(rand, seeds);
+    for (let tries = 0; tries < 5 && !room(seed); tries++) seed = pickOf(rand, seeds);
+    const from = rand() < 0.01 ? pickOf(rand, byProvider.get(seed.spec.provider.type) ?? []) : seed;
+    const shoot = boundShootAt(rand, i, seed, from === seed ? undefined : from);
+    for (const name of usageSeeds(shoot)) used.set(name, (used.get(name) ?? 0) + 1);
+    out.push(shoot);
+  }
+  return out;
+}
+
+/** What a new shoot asks of its seed: zone HA, tolerations, EU access, a seed selector. */
+function asks(rand: Rand, shoot: Shoot): void {
+  const spec = shoot.spec;
+  if (spec.purpose === 'production' && rand() < 0.3) {
+    spec.controlPlane = { highAvailability: { failureTolerance: { type: 'zone' } } };
+  }
+  const t = rand();
+  if (t < 0.05) spec.tolerations = [{ key: SEED_TAINT_PROTECTED }];
+  else if (t < 0.08) spec.tolerations = [{ key: TAINT_DEDICATED, value: 'team-a' }];
+  if (isEu(spec.region) && rand() < 0.1) spec.accessRestrictions = [{ name: EU_ACCESS_ONLY }];
+  const sel = rand();
+  if (sel < 0.01) spec.seedSelector = { matchLabels: { 'seed.gardener.cloud/gpu': 'true' } };
+  else if (sel < 0.11) spec.seedSelector = { matchLabels: { environment: 'prod' } };
+}
+
+/**
+ * `count` new unbound shoots: providers by share, any of the provider's regions (3%: a region no
+ * seed is in), mixed purposes; some zone-HA, some tolerating the protected or dedicated taints, some
+ * asking for EU access only, some with a seed selector (1% one that matches no seed).
+ */
+export function buildNewShoots(count: number, rand: Rand, firstIndex: number): Shoot[] {
+  const out: Shoot[] = [];
+  for (let i = 0; i < count; i++) {
+    const provider = providerAt(rand);
+    const region = rand() < 0.03 ? UNKNOWN_REGION : pickOf(rand, provider.regions);
+    const purpose = pickOf<ShootPurpose>(rand, [
+      'evaluation',
+      'evaluation',
+      'evaluation',
+      'development',
+      'development',
+      'production',
+      'production',
+      'production',
+      'testing',
+      'infrastructure',
+    ]);
+    const index = firstIndex + i;
+    const shoot = shootBody(rand, {
+      name: `new-${index.toString(36)}`,
+      namespace: `garden-project-${(index % 5000).toString(36)}`,
+      provider,
+      region,
+      purpose,
+      resourceVersion: 10_000_000 + 2 * index,
+    });
+    asks(rand, shoot);
+    shoot.status = { lastOperation: { type: 'Create', state: 'Pending', progress: 0 } };
+    out.push(shoot);
+  }
+  return out;
+}
+
+/** The shoot as the API server returns it after the binding patch. */
+export function bound(shoot: Shoot, seedName: string): Shoot {
+  return {
+    ...shoot,
+    metadata: { ...shoot.metadata, resourceVersion: String(Number(shoot.metadata?.resourceVersion) + 1) },
+    spec: { ...shoot.spec, seedName },
+  };
+}

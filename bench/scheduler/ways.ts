@@ -1,0 +1,189 @@
+/**
+ * The ways the scheduler bench decides, each keeping its own state from the same start:
+ *
+ * - incremental (the product): per-seed shoot counts built once, then `decideSchedule` over the
+ *   seeds and the counts, and `usageDelta` of the binding applied: O(seeds) per decision;
+ * - upstream (gardener-scheduler): per decision the counts are computed from every Shoot (its
+ *   informer cache listed: the array walked, CalculateSeedUsage = `seedUsage`), then the same
+ *   `decideSchedule`; the bound shoot joins the list: O(seeds + shoots) per decision;
+ * - redis (the schedule-shoot function's usage store, functions/schedule-shoot/usage.ts, on a real
+ *   redis-server): per decision what the function does around `decideSchedule` — sync the event's
+ *   shoot, read every count (HGETALL), reserve a slot on the chosen seed, sync the bound shoot.
+ *
+ * A decision's outcome is the seed name, or `<stage>: <message>` when it fails.
+ */
+import type { Redis } from 'ioredis';
+import type { CloudProfile, Seed, Shoot } from '../../shared/api/core.js';
+import type { ObjectList } from '../../shared/api/meta.js';
+import type { KubeClient, ListOptions } from '../../shared/kube/index.js';
+import { createLogger } from '../../shared/log/index.js';
+import {
+  decideSchedule,
+  seedUsage,
+  usageDelta,
+  type ScheduleDecision,
+  type SchedulerConfig,
+} from '../../shared/seedmanagement/scheduler.js';
+import { allocatableShoots } from '../../functions/schedule-shoot/inputs.js';
+import { createUsageStore, keyOfShoot, type UsageStore } from '../../functions/schedule-shoot/usage.js';
+import { bound } from './fleet.js';
+
+export const WAY_IDS = ['incremental', 'upstream', 'redis'] as const;
+export type WayId = (typeof WAY_IDS)[number];
+
+export interface World {
+  seeds: readonly Seed[];
+  /** The shoots bound before the stream starts. */
+  shoots: readonly Shoot[];
+  profiles: ReadonlyMap<string, CloudProfile>;
+  config: SchedulerConfig;
+}
+
+export interface Way {
+  id: WayId;
+  label: string;
+  /** One decision for the shoot, binding it on success: the seed name or `<stage>: <message>`. */
+  decide(shoot: Shoot): string | Promise<string>;
+  /** Milliseconds per part of the decisions so far (e.g. counts, decide). */
+  readonly split: Record<string, number>;
+  /** Shoots per seed as this way has them now. */
+  usage(): Record<string, number> | Promise<Record<string, number>>;
+  close(): Promise<void>;
+}
+
+export function outcomeOf(decision: ScheduleDecision): string {
+  return decision.ok ? decision.seedName : `${decision.stage}: ${decision.message}`;
+}
+
+function profileOf(w: World, shoot: Shoot): CloudProfile {
+  const name = shoot.spec.cloudProfile?.name ?? shoot.spec.cloudProfileName ?? '';
+  const profile = w.profiles.get(name);
+  if (!profile) throw new Error(`bench: no cloud profile ${name}`);
+  return profile;
+}
+
+function applyDelta(usage: Record<string, number>, delta: Record<string, number>): void {
+  for (const [seed, d] of Object.entries(delta)) {
+    const n = (usage[seed] ?? 0) + d;
+    if (n === 0) delete usage[seed];
+    else usage[seed] = n;
+  }
+}
+
+/** Times `fn` into `split[part]`. */
+function timed<T>(split: Record<string, number>, part: string, fn: () => T): T {
+  const t0 = performance.now();
+  const out = fn();
+  split[part] = (split[part] ?? 0) + performance.now() - t0;
+  return out;
+}
+
+async function timedAsync<T>(split: Record<string, number>, part: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const out = await fn();
+  split[part] = (split[part] ?? 0) + performance.now() - t0;
+  return out;
+}
+
+export function incrementalWay(w: World): Way {
+  const usage = seedUsage(w.shoots);
+  const split: Record<string, number> = {};
+  return {
+    id: 'incremental',
+    label: 'product: counts kept incrementally',
+    split,
+    decide(shoot) {
+      const decision = timed(split, 'decide', () =>
+        decideSchedule({ shoot, seeds: w.seeds, usage, cloudProfile: profileOf(w, shoot), config: w.config }),
+      );
+      if (!decision.ok) return outcomeOf(decision);
+      timed(split, 'counts', () => applyDelta(usage, usageDelta(shoot, bound(shoot, decision.seedName))));
+      return decision.seedName;
+    },
+    usage: () => ({ ...usage }),
+    close: () => Promise.resolve(),
+  };
+}
+
+export function upstreamWay(w: World): Way {
+  const shoots = [...w.shoots];
+  const split: Record<string, number> = {};
+  return {
+    id: 'upstream',
+    label: 'upstream: every shoot listed per decision',
+    split,
+    decide(shoot) {
+      const usage = timed(split, 'counts', () => seedUsage(shoots));
+      const decision = timed(split, 'decide', () =>
+        decideSchedule({ shoot, seeds: w.seeds, usage, cloudProfile: profileOf(w, shoot), config: w.config }),
+      );
+      if (!decision.ok) return outcomeOf(decision);
+      shoots.push(bound(shoot, decision.seedName));
+      return decision.seedName;
+    },
+    usage: () => seedUsage(shoots),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** A KubeClient that only lists the given shoots, page by page (what the store's rebuild reads). */
+function shootLister(shoots: readonly Shoot[]): KubeClient {
+  const list = (_gvk: unknown, _ns?: string, options: ListOptions = {}): Promise<ObjectList<Shoot>> => {
+    const start = Number(options.continue ?? 0);
+    const end = Math.min(shoots.length, start + (options.limit ?? shoots.length));
+    const metadata = end < shoots.length ? { continue: String(end) } : {};
+    return Promise.resolve({ items: shoots.slice(start, end), metadata });
+  };
+  return { list } as unknown as KubeClient;
+}
+
+export interface RedisWay extends Way {
+  /** How long the store's rebuild from a full Shoot list took (list + one script). */
+  rebuildMs: number;
+}
+
+/** The schedule-shoot function's usage store on `client` (emptied first), rebuilt from the world's shoots. */
+export async function redisWay(w: World, client: Redis): Promise<RedisWay> {
+  await client.flushall();
+  const log = createLogger({
+    name: 'schedule-shoot',
+    level: 'info',
+    destination: { write: () => undefined },
+  });
+  const store: UsageStore = createUsageStore(
+    {
+      client: shootLister(w.shoots),
+      redis: () => Promise.resolve(client),
+      now: Date.now,
+      owner: 'bench',
+      log,
+    },
+    { reservationTtlMs: 60_000, rebuildTimeoutMs: 600_000 },
+  );
+  const t0 = performance.now();
+  if (!(await store.ensure())) throw new Error('bench: the usage store was not rebuilt');
+  const rebuildMs = performance.now() - t0;
+  const split: Record<string, number> = {};
+  return {
+    id: 'redis',
+    label: "product as the function: counts in redis-server (the function's store)",
+    split,
+    rebuildMs,
+    async decide(shoot) {
+      await timedAsync(split, 'scripts', () => store.sync(shoot));
+      const usage = await timedAsync(split, 'HGETALL', () => store.counts());
+      const decision = timed(split, 'decide', () =>
+        decideSchedule({ shoot, seeds: w.seeds, usage, cloudProfile: profileOf(w, shoot), config: w.config }),
+      );
+      if (!decision.ok) return outcomeOf(decision);
+      const reserved = await timedAsync(split, 'scripts', () =>
+        store.reserve(keyOfShoot(shoot), decision.seedName, allocatableShoots(decision.seed)),
+      );
+      if (reserved.result !== 'ok') return `reserve ${reserved.result}: ${decision.seedName}`;
+      await timedAsync(split, 'scripts', () => store.sync(bound(shoot, decision.seedName)));
+      return decision.seedName;
+    },
+    usage: () => store.counts(),
+    close: () => Promise.resolve(),
+  };
+}
