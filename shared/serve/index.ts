@@ -46,8 +46,13 @@ export async function serveFunction(o: ServeOptions): Promise<Serving> {
       new Promise<void>((resolve) => {
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
         timer.unref();
+        // A kept-alive connection whose request finishes after close() would otherwise stay open
+        // until the keep-alive timeout (5 s): close connections as soon as they turn idle.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        sweep.unref();
         server.close(() => {
           clearTimeout(timer);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();
