@@ -60,34 +60,49 @@ interface Ctx {
   reason: string;
 }
 
-async function observePlan(
+type Workload = {
+  metadata?: { name?: string; uid?: string; annotations?: Record<string, string> };
+  status?: { readyReplicas?: number };
+};
+
+/** The object (found, annotations, uid, readyReplicas) and the scale subresource (spec.replicas). */
+async function readWorkload(
   ctx: Ctx,
-  flow: ScaleFlow,
   r: ScalableResource,
-): Promise<{ plan: ResourcePlan; observed?: ObservedResource; uid?: string }> {
-  let observed: ObservedResource | undefined;
-  let uid: string | undefined;
+): Promise<{ observed: ObservedResource; uid?: string }> {
+  const gvk = scalableGvk(r);
+  const object = await ctx.deps.seed.get<Workload>(gvk, ctx.namespace, r.name);
+  const scale = await ctx.deps.seed.request({
+    method: 'GET',
+    path: resourcePath(gvk, { namespace: ctx.namespace, name: r.name, subresource: 'scale' }),
+    timeoutMs: r.timeoutMs,
+    signal: AbortSignal.timeout(r.timeoutMs),
+  });
+  const spec = (JSON.parse(scale.body) as { spec?: { replicas?: number } }).spec;
+  const meta = object.metadata ?? {};
+  return {
+    observed: {
+      found: true,
+      annotations: meta.annotations ?? {},
+      replicas: spec?.replicas ?? 0,
+      readyReplicas: object.status?.readyReplicas ?? 0,
+    },
+    uid: meta.uid,
+  };
+}
+
+/** The plan from a fresh read; one read of the object serves both the plan and an `already-scaled` wait. */
+async function observePlan(ctx: Ctx, flow: ScaleFlow, r: ScalableResource): Promise<Seen> {
   try {
-    const gvk = scalableGvk(r);
-    const meta = await ctx.deps.seed.getMetadata(gvk, ctx.namespace, r.name);
-    const scale = await ctx.deps.seed.request({
-      method: 'GET',
-      path: resourcePath(gvk, { namespace: ctx.namespace, name: r.name, subresource: 'scale' }),
-      timeoutMs: r.timeoutMs,
-      signal: AbortSignal.timeout(r.timeoutMs),
-    });
-    const spec = (JSON.parse(scale.body) as { spec?: { replicas?: number } }).spec;
-    uid = meta.metadata?.uid;
-    observed = { found: true, annotations: meta.metadata?.annotations ?? {}, replicas: spec?.replicas ?? 0 };
+    const { observed, uid } = await readWorkload(ctx, r);
+    return { plan: planResource(flow.direction, r, observed), observed, uid };
   } catch (err) {
-    if (!isNotFound(err)) {
-      const error = err instanceof Error ? err.message : String(err);
-      return {
-        plan: { key: resourceKey(r), resource: r, action: 'error', operations: [], error, message: error },
-      };
-    }
+    if (isNotFound(err)) return { plan: planResource(flow.direction, r, { found: false }) };
+    const error = err instanceof Error ? err.message : String(err);
+    return {
+      plan: { key: resourceKey(r), resource: r, action: 'error', operations: [], error, message: error },
+    };
   }
-  return { plan: planResource(flow.direction, r, observed ?? { found: false }), observed, uid };
 }
 
 async function observeReady(ctx: Ctx, r: ScalableResource): Promise<number | undefined> {
@@ -153,7 +168,12 @@ async function recordEvent(
   }
 }
 
-type Observed = Record<string, { plan: ResourcePlan; observed?: ObservedResource; uid?: string }>;
+interface Seen {
+  plan: ResourcePlan;
+  observed?: ObservedResource;
+  uid?: string;
+}
+type Observed = Record<string, Seen>;
 
 async function observeLevel(
   ctx: Ctx,
@@ -168,7 +188,9 @@ async function observeLevel(
       const key = resourceKey(r);
       if (need[key] === 'plan') {
         seen[key] = await observePlan(ctx, flow, r);
-        obs[key] = { plan: seen[key].plan };
+        const ready = seen[key].observed?.readyReplicas;
+        obs[key] =
+          ready === undefined ? { plan: seen[key].plan } : { plan: seen[key].plan, readyReplicas: ready };
       } else if (need[key] === 'ready') obs[key] = { readyReplicas: await observeReady(ctx, r) };
     }),
   );

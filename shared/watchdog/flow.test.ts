@@ -92,7 +92,7 @@ function simulate(
           r,
           t ? { found: true, replicas: t.replicas, annotations: { ...t.annotations } } : { found: false },
         );
-        obs[key] = { plan: plans[key] };
+        obs[key] = t ? { plan: plans[key], readyReplicas: t.ready } : { plan: plans[key] };
       }
       if (need[key] === 'ready') obs[key] = { readyReplicas: t?.ready ?? 0 };
     }

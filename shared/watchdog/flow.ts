@@ -124,7 +124,7 @@ export function needs(
 export interface Observation {
   /** Present when the need was `plan`. */
   plan?: ResourcePlan;
-  /** Present when the need was `ready`. */
+  /** Present when the need was `ready`; may come with a plan (read from the same object). */
   readyReplicas?: number;
 }
 
@@ -206,12 +206,17 @@ function fromPlan(
   flow: ScaleFlow,
   r: ScalableResource,
   run: ResourceRun,
-  plan: ResourcePlan,
-  now: number,
+  obs: Observation & { plan: ResourcePlan },
+  ctx: { namespace: string; now: number },
 ): Verdict {
+  const { plan } = obs;
   const starting = flow.runs[resourceKey(r)] === undefined;
-  if (starting && plan.operations.length > 0 && run.at > now) return { v: 'later', run };
-  return planned(run, plan, now);
+  if (starting && plan.operations.length > 0 && run.at > ctx.now) return { v: 'later', run };
+  const v = planned(run, plan, ctx.now);
+  // nothing to operate, only the wait: readiness observed with the plan counts at once
+  if (v.v === 'later' && v.run.phase === 'wait' && obs.readyReplicas !== undefined)
+    return checkReady(flow, r, v.run, obs.readyReplicas, ctx.namespace, ctx.now);
+  return v;
 }
 
 function verdict(
@@ -226,7 +231,8 @@ function verdict(
   if (isExhausted(run)) return { v: 'failed', run, error: lastError(run) };
   if (run.phase === 'wait' && obs !== undefined && 'readyReplicas' in obs)
     return checkReady(flow, r, run, obs.readyReplicas, namespace, now);
-  if (run.phase === 'delay' && obs?.plan !== undefined) return fromPlan(flow, r, run, obs.plan, now);
+  if (run.phase === 'delay' && obs?.plan !== undefined)
+    return fromPlan(flow, r, run, { ...obs, plan: obs.plan }, { namespace, now });
   return { v: 'later', run };
 }
 
