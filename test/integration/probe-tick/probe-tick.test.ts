@@ -6,6 +6,8 @@
  * scale KCM back to its former replicas, then MCM after its initialDelay, then CA; a stopped shoot
  * API server means no scaling; a hibernated shoot's prober is removed; one loop at a time.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,11 +71,11 @@ function deployment(name: string, replicas: number): Record<string, unknown> {
   };
 }
 
-function cluster(hibernated = false): Record<string, unknown> {
+function cluster(hibernated = false, name = NS): Record<string, unknown> {
   return {
     apiVersion: 'extensions.gardener.cloud/v1alpha1',
     kind: 'Cluster',
-    metadata: { name: NS },
+    metadata: { name },
     spec: {
       cloudProfile: { raw: {} },
       seed: { raw: {} },
@@ -273,4 +275,54 @@ it('a hibernated shoot: its prober is removed', async () => {
   expect(lines.map((l) => l.msg)).toContain(
     'Cluster hibernation is enabled, existing prober if any will be removed',
   );
+});
+
+it('HTTP 429 from the shoot API server: no probe for 10 s after it (back-off kept in Redis)', async () => {
+  // a "shoot API server" that answers every request with 429 Too Many Requests
+  const throttling = http.createServer((_req, res) => {
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+    res.end('{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"TooManyRequests","code":429}');
+  });
+  await new Promise<void>((resolve) => throttling.listen(0, '127.0.0.1', resolve));
+  const ns = 'shoot--p--throttled';
+  const kubeconfig = `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "http://127.0.0.1:${(throttling.address() as AddressInfo).port}"}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+`;
+  try {
+    await seed.create(GVK.Namespace, { metadata: { name: ns } });
+    await seed.create(GVK.Secret, {
+      metadata: { name: 'dwd-api-server-probe-secret', namespace: ns },
+      data: { kubeconfig: Buffer.from(kubeconfig).toString('base64') },
+    });
+    await seed.create(GVK.Cluster, cluster(false, ns));
+    await tickUntil(() =>
+      lines.some((l) => l.namespace === ns && String(l.msg).startsWith('Code: ERR_PROBE_API_SERVER')),
+    );
+    const failed = lines.find(
+      (l) => l.namespace === ns && String(l.msg).startsWith('Code: ERR_PROBE_API_SERVER'),
+    )!;
+    expect(failed.throttled).toBe(true);
+    const state = JSON.parse((await client.get(stateKey(ns)))!) as { nextAt: number; backoffUntil: number };
+    const at = Date.parse(String(failed.ts));
+    // the 200 ms interval would come back at once; the back-off holds the next probe for 10 s
+    expect(state.backoffUntil - at).toBeGreaterThanOrEqual(9_900);
+    expect(state.nextAt).toBeGreaterThanOrEqual(state.backoffUntil);
+    const probes = (): number =>
+      lines.filter((l) => l.namespace === ns && String(l.msg).startsWith('Code: ERR_PROBE_API_SERVER'))
+        .length;
+    const before = probes();
+    for (let i = 0; i < 5; i++) {
+      await runProbeTick(instance);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(probes()).toBe(before);
+  } finally {
+    await seed.delete(GVK.Cluster, { name: ns });
+    throttling.closeAllConnections();
+    await new Promise((r) => throttling.close(r));
+  }
 });
