@@ -207,6 +207,11 @@ export class Activator {
     res.writeHead(answer.status, headers).end(answer.body);
   }
 
+  /** No new replicas or requests (see FunctionPool.quiesce); stop() follows. */
+  quiesce(): void {
+    for (const p of this.pools.values()) p.quiesce();
+  }
+
   async stop(): Promise<void> {
     if (this.ticker) clearInterval(this.ticker);
     await Promise.all([...this.pools.values()].map((p) => p.stop()));

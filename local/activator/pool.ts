@@ -89,6 +89,7 @@ export class FunctionPool {
   private startFailures = 0;
   private notBefore = 0;
   private stopped = false;
+  private draining = false;
   private readonly now: () => number;
 
   constructor(
@@ -116,7 +117,7 @@ export class FunctionPool {
     );
     this.desired = decision.desired;
     for (const id of decision.stop) this.stopSlot(id, 'idle');
-    if (decision.spawn > 0 && this.now() >= this.notBefore) {
+    if (decision.spawn > 0 && !this.draining && this.now() >= this.notBefore) {
       for (let i = 0; i < decision.spawn; i++) this.spawn();
     }
     this.pump();
@@ -297,6 +298,15 @@ export class FunctionPool {
       desired: this.desired,
       pods: slots.map((s) => s.id),
     };
+  }
+
+  /**
+   * No new replicas from now on; requests still go to the replicas that run (what is left queued
+   * is answered by stop()). The first step of stopping: a replica that exits meanwhile (Ctrl-C
+   * reaches the whole process group) is not replaced by one that would find Redis gone.
+   */
+  quiesce(): void {
+    this.draining = true;
   }
 
   /** Stops every replica (SIGTERM, SIGKILL after `graceMs`) and answers what is queued with 503. */

@@ -331,6 +331,9 @@ async function assemble(
     activator,
     knative: set,
     status: async () => statusRows(activator.status(), await triggerCounts(metrics, set)),
-    stop: () => unwind(stoppers),
+    stop: () => {
+      activator.quiesce();
+      return unwind(stoppers);
+    },
   };
 }

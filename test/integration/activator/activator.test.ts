@@ -185,3 +185,21 @@ it('answers 404 for a function it does not run', async () => {
     await a.stop();
   }
 });
+
+it('quiesced (the landscape is stopping): a replica that dies is not replaced', async () => {
+  const a = await activator(service({}));
+  try {
+    const pending = post(a, { ms: 1500 });
+    await until(() => a.status()[0].inFlight === 1);
+    a.quiesce();
+    const [pod] = a.status()[0].pods;
+    a.podDeleted('fns', pod);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(a.status()[0].coldStarts).toBe(1);
+    expect(a.status()[0].pods).toEqual([]);
+    await a.stop();
+    expect((await pending).status).toBe(503);
+  } finally {
+    await a.stop();
+  }
+}, 30_000);
