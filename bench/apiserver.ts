@@ -4,37 +4,31 @@
  * by side in one run. Each side gets a fresh server process of its own. Prints the results; fails
  * (exit 1) only when an operation errored or a watch event was lost, never because of speed.
  */
-import { availableParallelism, cpus, loadavg } from 'node:os';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { hostLine, parseCommand, positiveInt, watchLoad } from './common.js';
 import { PHASES, runSide, SIDES, type SideOptions, type SideResult } from './apiserver/phases.js';
 import { cpuTable, resultsTable } from './apiserver/table.js';
 
 export const description =
   'embedded API server: creates/gets/updates/list/watch/deletes of ConfigMaps, client-node vs raw keep-alive';
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
-  return n;
-}
-
-function parseOptions(argv: string[]): SideOptions {
+/** The options; commander's exit code when it printed the help or a usage error. */
+function parseOptions(argv: string[]): SideOptions | number {
   const cmd = new Command('apiserver')
     .description(description)
     .option('--n <count>', 'objects per side', positiveInt, 10_000)
     .option('--concurrency <count>', 'requests in flight', positiveInt, 16)
     .option('--watchers <count>', 'concurrent watches in the watch phase', positiveInt, 10)
     .option('--list-repeats <count>', 'lists of all N objects (the median is reported)', positiveInt, 5)
-    .option('--server-cpu-prof <dir>', 'write a V8 CPU profile of each server process into <dir>')
-    .exitOverride();
-  cmd.parse(argv, { from: 'user' });
-  const o = cmd.opts<{
+    .option('--server-cpu-prof <dir>', 'write a V8 CPU profile of each server process into <dir>');
+  const o = parseCommand<{
     n: number;
     concurrency: number;
     watchers: number;
     listRepeats: number;
     serverCpuProf?: string;
-  }>();
+  }>(cmd, argv);
+  if (typeof o === 'number') return o;
   return {
     n: o.n,
     concurrency: o.concurrency,
@@ -68,20 +62,15 @@ const NOTES = [
 ];
 
 export async function run(argv: string[]): Promise<number> {
-  let opts: SideOptions;
-  try {
-    opts = parseOptions(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
-    throw e;
-  }
+  const opts = parseOptions(argv);
+  if (typeof opts === 'number') return opts;
   console.log(`# apiserver benchmark`);
-  console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
+  console.log(hostLine());
   console.log(
     `N = ${opts.n.toLocaleString('en')} ConfigMaps per side, ${opts.concurrency} requests in flight, ${opts.watchers} watchers; ` +
       `each side against a fresh server process\n`,
   );
-  const load0 = loadavg()[0];
+  const loadLine = watchLoad('1');
   const results: SideResult[] = [];
   for (const side of SIDES) {
     const t0 = performance.now();
@@ -89,7 +78,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(`${side}: done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   const [cn, raw] = results;
-  console.log(`load average (1 min) at start ${load0.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}`);
+  console.log(loadLine());
   console.log(`\n${resultsTable(cn, raw, opts.n, opts.watchers)}\n`);
   console.log('Where the CPU went (% of one core, over the phase wall time):\n');
   console.log(`${cpuTable(results)}\n`);

@@ -7,8 +7,8 @@
  * (target: equal). Fails (exit 1) only when an item did not end Succeeded or a step answered
  * something unexpected, never because of speed. Every child process is killed at the end.
  */
-import { availableParallelism, cpus, loadavg } from 'node:os';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { parseCommand, positiveInt, runBenchmark, secondsSince } from './common.js';
 import { API_SERVER_PLACES, runEndToEnd, type ApiServerPlace, type EndToEndResult } from './deployers/e2e.js';
 import { startHarness, type Harness } from './deployers/harness.js';
 import { runInProcess, type InProcessResult } from './deployers/inprocess.js';
@@ -44,13 +44,8 @@ interface Measured {
 const ITEMS_NS = 'bench-items';
 const SIZES_NS = 'bench-sizes';
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
-  return n;
-}
-
-function parseOptions(argv: string[]): DeployersOptions {
+/** The options; commander's exit code when it printed the help or a usage error. */
+function parseOptions(argv: string[]): DeployersOptions | number {
   const cmd = new Command('deployers')
     .description(description)
     .option('--items <count>', 'mock DeployItems per side', positiveInt, 1_000)
@@ -66,13 +61,9 @@ function parseOptions(argv: string[]): DeployersOptions {
         .default('bench'),
     )
     .option('--ready-timeout-s <s>', 'give up when the landscape is not ready after', positiveInt, 120)
-    .option('--timeout-s <s>', 'give up on end-to-end items not finished after', positiveInt, 600)
-    .exitOverride();
-  cmd.parse(argv, { from: 'user' });
-  return cmd.opts<DeployersOptions>();
+    .option('--timeout-s <s>', 'give up on end-to-end items not finished after', positiveInt, 600);
+  return parseCommand<DeployersOptions>(cmd, argv);
 }
-
-const secondsSince = (t0: number): string => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
 async function inProcessSide(o: DeployersOptions): Promise<Pick<Measured, 'inProcess' | 'sizes'>> {
   let t0 = performance.now();
@@ -195,7 +186,8 @@ function problems(m: Measured): string[] {
   return out;
 }
 
-function report(m: Measured, o: DeployersOptions): void {
+/** Prints the report; the problems found. */
+function report(o: DeployersOptions, m: Measured): string[] {
   console.log(
     `Items/s, ${o.items.toLocaleString('en')} mock DeployItems each:\n\n${throughputTable(m.inProcess, m.e2e)}\n`,
   );
@@ -216,25 +208,9 @@ function report(m: Measured, o: DeployersOptions): void {
   console.log(`${sizeTable(m.sizes)}\n`);
   console.log(`${sizeFindings(m.sizes).join('\n')}\n`);
   console.log(`${notes(m, o).join('\n')}\n`);
+  return problems(m);
 }
 
-export async function run(argv: string[]): Promise<number> {
-  let o: DeployersOptions;
-  try {
-    o = parseOptions(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
-    throw e;
-  }
-  console.log('# deployers benchmark');
-  console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
-  const load0 = loadavg()[0];
-  const t0 = performance.now();
-  const m = await measure(o);
-  console.log(`load average (1 min) at start ${load0.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}`);
-  console.log(`total ${secondsSince(t0)}\n`);
-  report(m, o);
-  const found = problems(m);
-  for (const p of found) console.error(`FAIL ${p}`);
-  return found.length > 0 ? 1 : 0;
+export function run(argv: string[]): Promise<number> {
+  return runBenchmark(argv, { name: 'deployers', detailed: false, parse: parseOptions, measure, report });
 }

@@ -9,13 +9,22 @@
  * speed.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { Redis } from 'ioredis';
 import { trafficTotal } from '../local/apiserver/index.js';
 import { startRedis, type TestRedis } from '../local/redis.js';
 import { DEFAULT_PROBE_CONCURRENCY } from '../functions/probe-tick/config.js';
+import {
+  nonNegativeInt,
+  parseCommand,
+  positiveInt,
+  redisOnSignal,
+  runBenchmark,
+  secondsSince,
+  sizeList,
+} from './common.js';
 import { startFleet } from './prober/fleet.js';
 import { measurePass, profileFile, type PassResult } from './prober/pass.js';
 import { growthLines, memoryTable, tickTable, verbTable } from './prober/table.js';
@@ -36,27 +45,11 @@ interface ProberOptions {
 /** Past 0.75 × kcmNodeMonitorGraceDuration (40 s): expired. */
 const EXPIRED_LEASE_AGE_MS = 3_600_000;
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
-  return n;
-}
-
-function nonNegativeInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number ≥ 0');
-  return n;
-}
-
-function shootList(v: string): number[] {
-  const list = v.split(',').map((s) => positiveInt(s.trim()));
-  return [...new Set(list)].sort((a, b) => a - b);
-}
-
-function parseOptions(argv: string[]): ProberOptions {
+/** The options; commander's exit code when it printed the help or a usage error. */
+function parseOptions(argv: string[]): ProberOptions | number {
   const cmd = new Command('prober')
     .description(description)
-    .option('--shoots <list>', 'fleet sizes, comma separated (one tick each)', shootList, [100, 300, 1000])
+    .option('--shoots <list>', 'fleet sizes, comma separated (one tick each)', sizeList, [100, 300, 1000])
     .option('--shoot-clusters <count>', 'shoot API servers (clusters) the shoots share', positiveInt, 4)
     .option('--nodes <count>', 'Nodes and Leases per shoot cluster (Machines per shoot)', positiveInt, 3)
     .option('--concurrency <count>', 'PROBE_CONCURRENCY', positiveInt, DEFAULT_PROBE_CONCURRENCY)
@@ -67,25 +60,8 @@ function parseOptions(argv: string[]): ProberOptions {
       300,
     )
     .option('--warmup-shoots <count>', 'shoots of the untimed warm-up tick (0: none)', nonNegativeInt, 100)
-    .option('--cpu-prof <dir>', 'write a V8 CPU profile of each measured tick into <dir>')
-    .exitOverride();
-  cmd.parse(argv, { from: 'user' });
-  return cmd.opts<ProberOptions>();
-}
-
-const secondsSince = (t0: number): string => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
-
-/** Stops redis-server on SIGINT/SIGTERM before exiting (it is no child of a process group we kill); returns the undo. */
-function redisOnSignal(redis: TestRedis): () => void {
-  const onSignal = (signal: NodeJS.Signals): void => {
-    void redis.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
+    .option('--cpu-prof <dir>', 'write a V8 CPU profile of each measured tick into <dir>');
+  return parseCommand<ProberOptions>(cmd, argv);
 }
 
 interface Env {
@@ -216,7 +192,8 @@ function notes(o: ProberOptions, passes: readonly PassResult[]): string[] {
   return lines;
 }
 
-function report(o: ProberOptions, passes: readonly PassResult[]): void {
+/** Prints the report; the problems found. */
+function report(o: ProberOptions, passes: readonly PassResult[]): string[] {
   const fresh = passes.filter((p) => p.leases === 'fresh');
   const base = fresh[0];
   const largest = fresh[fresh.length - 1];
@@ -229,31 +206,9 @@ function report(o: ProberOptions, passes: readonly PassResult[]): void {
   const detail = [largest, passes.find((p) => p.leases === 'expired')].filter((p): p is PassResult => !!p);
   console.log(`Requests and bytes per shoot by verb and resource:\n\n${verbTable(detail)}\n`);
   console.log(`${notes(o, passes).join('\n')}\n`);
+  return problems(passes);
 }
 
-export async function run(argv: string[]): Promise<number> {
-  let o: ProberOptions;
-  try {
-    o = parseOptions(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
-    throw e;
-  }
-  console.log('# prober benchmark');
-  console.log(
-    `${new Date().toISOString()}, node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`,
-  );
-  const load0 = loadavg().map((l) => l.toFixed(2));
-  const t0 = performance.now();
-  const passes = await measure(o);
-  console.log(
-    `load average (1/5/15 min) at start ${load0.join(' ')}, at end ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
-  console.log(`total ${secondsSince(t0)}\n`);
-  report(o, passes);
-  const found = problems(passes);
-  for (const p of found) console.error(`FAIL ${p}`);
-  return found.length > 0 ? 1 : 0;
+export function run(argv: string[]): Promise<number> {
+  return runBenchmark(argv, { name: 'prober', detailed: true, parse: parseOptions, measure, report });
 }

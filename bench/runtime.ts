@@ -5,9 +5,9 @@
  * results as ratios (the cold-start target is ≤ 250 ms p50 bundled); fails (exit 1) only when an
  * event was lost, never because of speed. Every child process is killed at the end.
  */
-import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { nonNegativeInt, parseCommand, positiveInt, runBenchmark, secondsSince } from './common.js';
 import { ChildSet } from './runtime/children.js';
 import { coldStarts, idleMemory, startServing, type PollOptions } from './runtime/coldstart.js';
 import { RedisNotInstalledError, startRedis, type TestRedis } from '../local/redis.js';
@@ -30,19 +30,8 @@ interface RuntimeOptions {
   brokerConcurrency?: number;
 }
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
-  return n;
-}
-
-function nonNegativeInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a non-negative integer');
-  return n;
-}
-
-function parseOptions(argv: string[]): RuntimeOptions {
+/** The options; commander's exit code when it printed the help or a usage error. */
+function parseOptions(argv: string[]): RuntimeOptions | number {
   const cmd = new Command('runtime')
     .description(description)
     .option('--runs <count>', 'cold starts per variant (p50 and p90 reported)', positiveInt, 15)
@@ -57,13 +46,9 @@ function parseOptions(argv: string[]): RuntimeOptions {
       '--broker-concurrency <count>',
       "the broker's concurrent deliveries (default: its own)",
       positiveInt,
-    )
-    .exitOverride();
-  cmd.parse(argv, { from: 'user' });
-  return cmd.opts<RuntimeOptions>();
+    );
+  return parseCommand<RuntimeOptions>(cmd, argv);
 }
-
-const secondsSince = (t0: number): string => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
 function requeueTickEnv(redis: TestRedis | undefined): Record<string, string> {
   // Nothing is due in the empty Redis, so K_SINK is never called.
@@ -181,26 +166,16 @@ async function measureAndClean(o: RuntimeOptions): Promise<Measured> {
   }
 }
 
-export async function run(argv: string[]): Promise<number> {
-  let o: RuntimeOptions;
-  try {
-    o = parseOptions(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
-    throw e;
-  }
-  console.log('# runtime benchmark');
-  console.log(`node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
-  const load0 = loadavg()[0];
-  const t0 = performance.now();
-  const m = await measureAndClean(o);
-  console.log(`load average (1 min) at start ${load0.toFixed(2)}, at end ${loadavg()[0].toFixed(2)}`);
-  console.log(`total ${secondsSince(t0)}\n`);
+/** Prints the report; the problems found. */
+function report(o: RuntimeOptions, m: Measured): string[] {
   console.log(`Cold start (${o.runs} runs each):\n\n${coldStartTable(m.variants, m.cold)}\n`);
   console.log(`Idle memory per instance:\n\n${memoryTable(m.variants, m.memory)}\n`);
   console.log(`Events/s to the no-op function (bundled, one replica):\n\n${throughputTable(m.throughput)}\n`);
   console.log(`${notes(m, o).join('\n')}\n`);
-  const found = problems(m);
-  for (const p of found) console.error(`FAIL ${p}`);
-  return found.length > 0 ? 1 : 0;
+  return problems(m);
+}
+
+export function run(argv: string[]): Promise<number> {
+  const b = { name: 'runtime', detailed: false, parse: parseOptions, measure: measureAndClean, report };
+  return runBenchmark(argv, b);
 }

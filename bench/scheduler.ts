@@ -14,13 +14,22 @@
  * and the Shoots take, and the growth from the small to the large fleet. Fails (exit 1) only when
  * the ways disagree on a decision or on the final counts, never because of speed.
  */
-import { availableParallelism, cpus, loadavg } from 'node:os';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { Redis } from 'ioredis';
-import { startRedis, type TestRedis } from '../local/redis.js';
+import { startRedis } from '../local/redis.js';
 import { seedUsage } from '../shared/seedmanagement/scheduler.js';
-import { fmt } from './runtime/table.js';
-import { buildNewShoots, buildSeeds, buildShoots, cloudProfiles, prng } from './scheduler/fleet.js';
+import {
+  fmt,
+  nonNegativeInt,
+  parseCommand,
+  positiveInt,
+  redisOnSignal,
+  runBenchmark,
+  secondsSince,
+  sizeList,
+} from './common.js';
+import { buildSeeds, cloudProfiles, prng } from './scheduler/fleet.js';
+import { buildNewShoots, buildShoots } from './scheduler/shoots.js';
 import { heapAfterGc, jsonBytes, measured, parseMs, redisMemory } from './scheduler/memory.js';
 import { runWays, type WayRun } from './scheduler/run.js';
 import { growthLines, memoryTable, outcomeLines, speedTable, type ScaleResult } from './scheduler/table.js';
@@ -39,56 +48,23 @@ interface SchedulerOptions {
   randomSeed: number;
 }
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive integer');
-  return n;
-}
-
-function nonNegativeInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('must be a whole number ≥ 0');
-  return n;
-}
-
-function seedList(v: string): number[] {
-  const list = v.split(',').map((s) => positiveInt(s.trim()));
-  return [...new Set(list)].sort((a, b) => a - b);
-}
-
-function parseOptions(argv: string[]): SchedulerOptions {
+/** The options; commander's exit code when it printed the help or a usage error. */
+function parseOptions(argv: string[]): SchedulerOptions | number {
   const cmd = new Command('scheduler')
     .description(description)
-    .option('--seeds <list>', 'fleet sizes in seeds, comma separated', seedList, [1000, 10_000])
+    .option('--seeds <list>', 'fleet sizes in seeds, comma separated', sizeList, [1000, 10_000])
     .option('--shoots-per-seed <count>', 'shoots bound before the stream, per seed', positiveInt, 10)
     .option('--decisions <count>', 'timed decisions per way and fleet', positiveInt, 500)
     .option('--warmup <count>', 'untimed decisions per way first (JIT)', nonNegativeInt, 50)
     .option('--chunk <count>', 'decisions per way before the next way takes its turn', positiveInt, 50)
     .option('--no-redis', 'leave out the way through redis-server')
-    .option('--random-seed <n>', 'seed of the data generator', nonNegativeInt, 1)
-    .exitOverride();
-  cmd.parse(argv, { from: 'user' });
-  return cmd.opts<SchedulerOptions>();
+    .option('--random-seed <n>', 'seed of the data generator', nonNegativeInt, 1);
+  return parseCommand<SchedulerOptions>(cmd, argv);
 }
 
 /** Counts-map entries measured at once (copies × seeds): one map is small beside the heap's noise. */
 const COUNTS_ENTRIES = 1_000_000;
 const countsCopies = (seeds: number): number => Math.max(20, Math.round(COUNTS_ENTRIES / seeds));
-
-const secondsSince = (t0: number): string => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
-
-/** Stops redis-server on SIGINT/SIGTERM before exiting; returns the undo. */
-function redisOnSignal(redis: TestRedis): () => void {
-  const onSignal = (signal: NodeJS.Signals): void => {
-    void redis.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
-}
 
 function sameCounts(a: Record<string, number>, b: Record<string, number>): string | undefined {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -235,7 +211,12 @@ function notes(o: SchedulerOptions, scales: readonly ScaleResult[]): string[] {
 }
 
 /** Every fleet size in turn, with one private redis-server (emptied per fleet) unless --no-redis. */
-async function measure(o: SchedulerOptions): Promise<{ scales: ScaleResult[]; found: string[] }> {
+interface Measured {
+  scales: ScaleResult[];
+  found: string[];
+}
+
+async function measure(o: SchedulerOptions): Promise<Measured> {
   const redis = o.redis ? await startRedis() : undefined;
   const undo = redis ? redisOnSignal(redis) : (): void => undefined;
   const client = redis ? new Redis(redis.url) : undefined;
@@ -255,7 +236,8 @@ async function measure(o: SchedulerOptions): Promise<{ scales: ScaleResult[]; fo
   return { scales, found };
 }
 
-function report(o: SchedulerOptions, scales: readonly ScaleResult[]): void {
+/** Prints the report; the problems found. */
+function report(o: SchedulerOptions, { scales, found }: Measured): string[] {
   console.log(
     `Decisions, side by side (ms per timed decision; "by part" sums to less than mean: the rest is the loop):\n`,
   );
@@ -268,30 +250,9 @@ function report(o: SchedulerOptions, scales: readonly ScaleResult[]): void {
   );
   if (scales.length > 1) console.log(`${growthLines(scales[0], scales[scales.length - 1]).join('\n')}\n`);
   console.log(`${notes(o, scales).join('\n')}\n`);
+  return found;
 }
 
-export async function run(argv: string[]): Promise<number> {
-  let o: SchedulerOptions;
-  try {
-    o = parseOptions(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
-    throw e;
-  }
-  console.log('# scheduler benchmark');
-  console.log(
-    `${new Date().toISOString()}, node ${process.version}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`,
-  );
-  const load0 = loadavg().map((l) => l.toFixed(2));
-  const t0 = performance.now();
-  const { scales, found } = await measure(o);
-  console.log(
-    `load average (1/5/15 min) at start ${load0.join(' ')}, at end ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
-  console.log(`total ${secondsSince(t0)}\n`);
-  report(o, scales);
-  for (const p of found) console.error(`FAIL ${p}`);
-  return found.length > 0 ? 1 : 0;
+export function run(argv: string[]): Promise<number> {
+  return runBenchmark(argv, { name: 'scheduler', detailed: true, parse: parseOptions, measure, report });
 }

@@ -1,4 +1,5 @@
 /** The report: one Markdown table of the metrics side by side, and one of where the CPU went. */
+import { fmt, markdown, ratio } from '../common.js';
 import { PHASES, type SideResult } from './phases.js';
 
 /** Issue text: "at least 2,000 writes/s on these 2-core machines" (a benchmark target, not a test). */
@@ -57,22 +58,6 @@ function rows(n: number, watchers: number): Row[] {
     },
     { metric: 'RSS Δ per 10,000 objects (MiB)', value: (r) => r.rssPer10k / MIB, digits: 1, better: 'lower' },
   ];
-}
-
-function fmt(v: number, digits: number): string {
-  if (!Number.isFinite(v)) return '—';
-  return v.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-function ratio(a: number, b: number): string {
-  if (!Number.isFinite(a) || !Number.isFinite(b) || b === 0) return '—';
-  return `${(a / b).toFixed(2)}×`;
-}
-
-function markdown(header: string[], body: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
 }
 
 export function resultsTable(cn: SideResult, raw: SideResult, n: number, watchers: number): string {

@@ -17,6 +17,7 @@ import {
   type TrafficSnapshot,
 } from '../../local/apiserver/index.js';
 import { startRedis, type TestRedis } from '../../local/redis.js';
+import { redisOnSignal } from '../common.js';
 import { GVK } from '../../shared/api/gvk.js';
 import type { Event } from '../../shared/events/index.js';
 import { createLogger, type Logger } from '../../shared/log/index.js';
@@ -82,19 +83,6 @@ interface Parts {
   redis: TestRedis;
   dir: string;
   instance: FunctionInstance<DeployerConfig, DeployerInstanceDeps>;
-}
-
-/** Stops redis-server on SIGINT/SIGTERM before exiting (it is no child of a process group we kill); returns the undo. */
-function redisOnSignal(redis: TestRedis): () => void {
-  const onSignal = (signal: NodeJS.Signals): void => {
-    void redis.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  return () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
 }
 
 function harnessOf(parts: Parts, client: KubeClient): Harness {

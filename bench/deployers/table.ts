@@ -1,6 +1,6 @@
 /** The deployers bench's report: Markdown tables with ratios; nothing here judges speed. */
 import { trafficTotal, type TrafficCount, type TrafficSnapshot } from '../../local/apiserver/index.js';
-import { fmt, markdown, percentile, ratio } from '../runtime/table.js';
+import { fmt, markdown, percentile, ratio } from '../common.js';
 import type { EndToEndResult } from './e2e.js';
 import { RECONCILE_STEPS, type InProcessResult, type StepResult } from './inprocess.js';
 import type { SizeResult } from './responsibility.js';

@@ -1,6 +1,6 @@
 /** The prober bench's report: Markdown tables with ratios; nothing here judges speed. */
 import { trafficTotal, type TrafficCount } from '../../local/apiserver/index.js';
-import { fmt, markdown, ratio } from '../runtime/table.js';
+import { fmt, markdown, ratio } from '../common.js';
 import type { PassResult } from './pass.js';
 
 const MIB = 1024 * 1024;

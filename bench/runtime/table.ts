@@ -1,4 +1,5 @@
 /** The runtime bench's report: Markdown tables with ratios; nothing here judges speed. */
+import { fmt, markdown, percentile, ratio } from '../common.js';
 import type { ThroughputResult } from './throughput.js';
 import { BARE_IDLE_ID } from './coldstart.js';
 import { BARE, variantId, type FunctionVariant } from './variants.js';
@@ -6,30 +7,6 @@ import { BARE, variantId, type FunctionVariant } from './variants.js';
 /** DESIGN/issue target: cold start ≤ 250 ms p50 for a bundled function. */
 export const COLD_START_TARGET_MS = 250;
 const MIB = 1024 * 1024;
-
-/** Nearest-rank percentile (p in 0..100) of unsorted samples; NaN when there are none. */
-export function percentile(samples: readonly number[], p: number): number {
-  if (samples.length === 0) return NaN;
-  const sorted = [...samples].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1];
-}
-
-export function fmt(v: number, digits = 0): string {
-  if (!Number.isFinite(v)) return '—';
-  return v.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-export function ratio(a: number, b: number): string {
-  if (!Number.isFinite(a) || !Number.isFinite(b) || b === 0) return '—';
-  return `${(a / b).toFixed(2)}×`;
-}
-
-export function markdown(header: string[], body: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
-}
 
 function size(v: FunctionVariant | undefined): string {
   if (v === undefined) return '—';

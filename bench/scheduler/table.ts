@@ -1,5 +1,5 @@
 /** The scheduler bench's report: Markdown tables with ratios; nothing here judges speed. */
-import { fmt, markdown, ratio } from '../runtime/table.js';
+import { fmt, markdown, ratio } from '../common.js';
 import { percentile, totalMs, type WayRun } from './run.js';
 import type { RedisMemory } from './memory.js';
 

@@ -26,7 +26,7 @@ import {
 } from '../../shared/seedmanagement/scheduler.js';
 import { allocatableShoots } from '../../functions/schedule-shoot/inputs.js';
 import { createUsageStore, keyOfShoot, type UsageStore } from '../../functions/schedule-shoot/usage.js';
-import { bound } from './fleet.js';
+import { bound } from './shoots.js';
 
 export const WAY_IDS = ['incremental', 'upstream', 'redis'] as const;
 export type WayId = (typeof WAY_IDS)[number];

@@ -14,10 +14,10 @@
  * Switch a kind off where gardener-apiserver's admission plugins already refuse such deletions.
  */
 import { z } from 'zod';
-import { CacheUsageError, safeRedisUrl } from '../../shared/cache/index.js';
+import { redisUrlSchema } from '../../shared/config/redis.js';
 import {
+  configLoader,
   durationSchema,
-  loadConfigWith,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
 } from '../../shared/config/index.js';
@@ -25,25 +25,12 @@ import { LOG_LEVELS } from '../../shared/log/index.js';
 
 export const FUNCTION_NAME = 'deletion-protection';
 
-const redisUrl = z.string().refine(
-  (v) => {
-    try {
-      safeRedisUrl(v);
-      return true;
-    } catch (err) {
-      if (err instanceof CacheUsageError) return false;
-      throw err;
-    }
-  },
-  { message: 'must be a redis:// or rediss:// URL' },
-);
-
 export const ProtectionConfigSchema = z.strictObject({
   seeds: z.boolean().default(true),
   shoots: z.boolean().default(true),
   recheckInterval: durationSchema.default(30_000),
   concurrency: z.number().int().min(1).max(64).default(4),
-  redisUrl,
+  redisUrl: redisUrlSchema,
   logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type ProtectionConfig = z.output<typeof ProtectionConfigSchema>;
@@ -58,9 +45,5 @@ export const ENV_OVERRIDES = {
 
 export type ConfigResult = SharedConfigResult<ProtectionConfig>;
 
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult {
-  return loadConfigWith(ProtectionConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+/** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
+export const loadConfig = configLoader(ProtectionConfigSchema, ENV_OVERRIDES);

@@ -11,19 +11,15 @@
 import * as ff from '@google-cloud/functions-framework';
 import { GVK } from '../../shared/api/gvk.js';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
-import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
-import { EventTypes } from '../../shared/events/index.js';
+import type { RedisHandle } from '../../shared/cache/index.js';
 import {
-  createInstance,
-  eventObjectRef,
-  eventType,
   hostKubeClient,
   type EventObjectRef,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { after, requeue } from '../../shared/requeue/index.js';
-import { eventKind, eventTarget } from '../../shared/function/event-attrs.js';
+import { createRedisInstance, requeueFor } from '../../shared/function/redis.js';
+import { routeObjectEvent } from '../../shared/function/route.js';
 import { getOptional } from '../../shared/kube/io.js';
 import { FUNCTION_NAME, loadConfig, type ProtectionConfig } from './config.js';
 import {
@@ -45,25 +41,20 @@ export function createProtectionInstance(
   opts: InstanceOptions = {},
   overrides: Partial<ProtectionDeps> = {},
 ): FunctionInstance<ProtectionConfig, Deps> {
-  return createInstance(
+  return createRedisInstance(
     {
       name: FUNCTION_NAME,
       loadConfig,
-      setup: ({ config, env, log }) => {
-        const handle = lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME });
+      setup: ({ env, log, handle }): ProtectionDeps => {
         const now = (): Date => new Date();
         return {
           client: hostKubeClient(env, FUNCTION_NAME),
-          requeue: async (ref, afterMs): Promise<void> => {
-            await requeue(await handle.get(), { target: FUNCTION_NAME, ...ref, at: after(now(), afterMs) });
-          },
+          requeue: requeueFor(handle, FUNCTION_NAME, now),
           now,
           log,
-          handle,
           ...overrides,
         };
       },
-      close: (deps) => deps.handle.close(),
     },
     opts,
   );
@@ -124,20 +115,11 @@ export async function runProtectionEvent(
 ): Promise<ProtectionResult[]> {
   const r = await instance.ready();
   if (!r.ok) return [];
-  const type = eventType(ce);
-  const kind = eventKind(ce);
-  if (type === EventTypes.resync) return resync(r, kind);
-  const ref = eventObjectRef(ce);
-  if (!ref) {
-    r.log.warn('event names no object; ignored', { type, kind });
-    return [];
-  }
-  if (type === EventTypes.requeue) {
-    return eventTarget(ce) === FUNCTION_NAME ? onRequeue(r, kind, ref) : [];
-  }
-  if (type.startsWith('dev.knative.apiserver.')) return onApiServerEvent(r, kind, type, ref);
-  r.log.warn('not an event for this function; ignored', { type, kind });
-  return [];
+  return routeObjectEvent(ce, FUNCTION_NAME, r.log, {
+    resync: (kind) => resync(r, kind),
+    requeue: (kind, ref) => onRequeue(r, kind, ref),
+    apiServer: (kind, type, ref) => onApiServerEvent(r, kind, type, ref),
+  });
 }
 
 export const instance = createProtectionInstance();

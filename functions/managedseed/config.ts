@@ -13,10 +13,10 @@
  * ```
  */
 import { z } from 'zod';
-import { CacheUsageError, safeRedisUrl } from '../../shared/cache/index.js';
+import { redisUrlSchema } from '../../shared/config/redis.js';
 import {
+  configLoader,
   durationSchema,
-  loadConfigWith,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
 } from '../../shared/config/index.js';
@@ -28,19 +28,6 @@ import {
 } from '../../shared/seedmanagement/managedseed.js';
 
 export const FUNCTION_NAME = 'managedseed';
-
-const redisUrl = z.string().refine(
-  (v) => {
-    try {
-      safeRedisUrl(v);
-      return true;
-    } catch (err) {
-      if (err instanceof CacheUsageError) return false;
-      throw err;
-    }
-  },
-  { message: 'must be a redis:// or rediss:// URL' },
-);
 
 const DEFAULT_BACKOFF = { min: 5_000, max: 300_000 };
 
@@ -56,7 +43,7 @@ export const ManagedSeedConfigSchema = z.strictObject({
     .refine((b) => b.min <= b.max, { message: 'min must not be above max' })
     .default(DEFAULT_BACKOFF),
   concurrency: z.number().int().min(1).max(64).default(4),
-  redisUrl,
+  redisUrl: redisUrlSchema,
   logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type ManagedSeedConfig = z.output<typeof ManagedSeedConfigSchema>;
@@ -71,9 +58,5 @@ export const ENV_OVERRIDES = {
 
 export type ConfigResult = SharedConfigResult<ManagedSeedConfig>;
 
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult {
-  return loadConfigWith(ManagedSeedConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+/** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
+export const loadConfig = configLoader(ManagedSeedConfigSchema, ENV_OVERRIDES);

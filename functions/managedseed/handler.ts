@@ -10,22 +10,18 @@
 import * as ff from '@google-cloud/functions-framework';
 import { GVK } from '../../shared/api/gvk.js';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
-import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
-import { EventTypes } from '../../shared/events/index.js';
+import type { RedisHandle } from '../../shared/cache/index.js';
 import {
-  createInstance,
-  eventObjectRef,
-  eventType,
   hostKubeClient,
   type EventObjectRef,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { after, requeue } from '../../shared/requeue/index.js';
-import { FUNCTION_NAME, loadConfig, type ManagedSeedConfig } from './config.js';
-import { eventKind, eventTarget } from '../../shared/function/event-attrs.js';
-import { managedSeedsForShoot } from './pass.js';
+import { createRedisInstance, requeueFor } from '../../shared/function/redis.js';
+import { routeObjectEvent } from '../../shared/function/route.js';
 import { listAll } from '../../shared/kube/io.js';
+import { FUNCTION_NAME, loadConfig, type ManagedSeedConfig } from './config.js';
+import { managedSeedsForShoot } from './pass.js';
 import { reconcileManagedSeed, reconcileMany, type ManagedSeedDeps, type PassOutcome } from './reconcile.js';
 
 export { FUNCTION_NAME } from './config.js';
@@ -36,26 +32,21 @@ export function createManagedSeedInstance(
   opts: InstanceOptions = {},
   overrides: Partial<ManagedSeedDeps> = {},
 ): FunctionInstance<ManagedSeedConfig, Deps> {
-  return createInstance(
+  return createRedisInstance(
     {
       name: FUNCTION_NAME,
       loadConfig,
-      setup: ({ config, env, log }) => {
-        const handle = lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME });
+      setup: ({ env, log, handle }): ManagedSeedDeps => {
         const now = (): Date => new Date();
+        const requeue = requeueFor(handle, FUNCTION_NAME, now);
         return {
           client: hostKubeClient(env, FUNCTION_NAME),
-          requeue: async (ref, afterMs): Promise<void> => {
-            const item = { target: FUNCTION_NAME, kind: 'ManagedSeed', ...ref, at: after(now(), afterMs) };
-            await requeue(await handle.get(), item);
-          },
+          requeue: (ref, afterMs) => requeue({ kind: 'ManagedSeed', ...ref }, afterMs),
           now,
           log,
-          handle,
           ...overrides,
         };
       },
-      close: (deps) => deps.handle.close(),
     },
     opts,
   );
@@ -105,22 +96,12 @@ export async function runManagedSeedEvent(
 ): Promise<PassOutcome[]> {
   const r = await instance.ready();
   if (!r.ok) return [];
-  const type = eventType(ce);
-  const kind = eventKind(ce);
-  if (type === EventTypes.resync) return kind === 'ManagedSeed' ? allManagedSeeds(r) : [];
-  const ref = eventObjectRef(ce);
-  if (!ref) {
-    r.log.warn('event names no object; ignored', { type, kind });
-    return [];
-  }
-  if (type === EventTypes.requeue) {
-    return eventTarget(ce) === FUNCTION_NAME && kind === 'ManagedSeed'
-      ? [await reconcileManagedSeed(r.deps, r.config, ref)]
-      : [];
-  }
-  if (type.startsWith('dev.knative.apiserver.')) return onApiServerEvent(r, kind, type, ref);
-  r.log.warn('not an event for this function; ignored', { type, kind });
-  return [];
+  return routeObjectEvent(ce, FUNCTION_NAME, r.log, {
+    resync: (kind) => (kind === 'ManagedSeed' ? allManagedSeeds(r) : Promise.resolve([])),
+    requeue: async (kind, ref) =>
+      kind === 'ManagedSeed' ? [await reconcileManagedSeed(r.deps, r.config, ref)] : [],
+    apiServer: (kind, type, ref) => onApiServerEvent(r, kind, type, ref),
+  });
 }
 
 export const instance = createManagedSeedInstance();

@@ -11,13 +11,8 @@
  * ```
  */
 import { z } from 'zod';
-import { CacheUsageError, safeRedisUrl } from '../../shared/cache/index.js';
-import {
-  durationSchema,
-  loadConfigWith,
-  type ConfigResult,
-  type EnvOverride,
-} from '../../shared/config/index.js';
+import { redisUrlSchema } from '../../shared/config/redis.js';
+import { configLoader, durationSchema, type EnvOverride } from '../../shared/config/index.js';
 import { LOG_LEVELS } from '../../shared/log/index.js';
 import {
   MANAGED_SEED_SET_SYNC_PERIOD_MS,
@@ -26,25 +21,12 @@ import {
 
 export const FUNCTION_NAME = 'managedseedset';
 
-const redisUrl = z.string().refine(
-  (v) => {
-    try {
-      safeRedisUrl(v);
-      return true;
-    } catch (err) {
-      if (err instanceof CacheUsageError) return false;
-      throw err;
-    }
-  },
-  { message: 'must be a redis:// or rediss:// URL' },
-);
-
 export const ManagedSeedSetConfigSchema = z.strictObject({
   syncPeriod: durationSchema.default(MANAGED_SEED_SET_SYNC_PERIOD_MS),
   maxShootRetries: z.number().int().min(0).max(100).default(MAX_SHOOT_RETRIES),
   errorRequeueDelay: durationSchema.default(60_000),
   lockRetryDelay: durationSchema.default(2_000),
-  redisUrl,
+  redisUrl: redisUrlSchema,
   logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type ManagedSeedSetConfig = z.output<typeof ManagedSeedSetConfigSchema>;
@@ -56,9 +38,5 @@ export const ENV_OVERRIDES = {
   MAX_SHOOT_RETRIES: { key: 'maxShootRetries', kind: 'number' },
 } as const satisfies Record<string, EnvOverride>;
 
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult<ManagedSeedSetConfig> {
-  return loadConfigWith(ManagedSeedSetConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+/** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
+export const loadConfig = configLoader(ManagedSeedSetConfigSchema, ENV_OVERRIDES);

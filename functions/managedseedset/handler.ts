@@ -12,14 +12,14 @@ import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
 import pLimit from 'p-limit';
 import { GVK } from '../../shared/api/gvk.js';
-import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
+import type { RedisHandle } from '../../shared/cache/index.js';
 import {
-  createInstance,
   eventType,
   hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
+import { createRedisInstance } from '../../shared/function/redis.js';
 import { FUNCTION_NAME, loadConfig, type ManagedSeedSetConfig } from './config.js';
 import { reconcileSet, requeueSet, type PassResult, type SetDeps } from './reconcile.js';
 import { routeEvent } from './route.js';
@@ -32,24 +32,19 @@ export function createManagedSeedSetInstance(
   opts: InstanceOptions = {},
   overrides: Partial<SetDeps> = {},
 ): FunctionInstance<ManagedSeedSetConfig, Deps> {
-  return createInstance(
+  return createRedisInstance(
     {
       name: FUNCTION_NAME,
       loadConfig,
-      setup: ({ config, env, log }) => {
-        const handle = lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME });
-        return {
-          client: hostKubeClient(env, FUNCTION_NAME),
-          redis: () => handle.get(),
-          handle,
-          now: () => new Date(),
-          newId: randomUUID,
-          owner: env['POD_NAME'] ?? `${FUNCTION_NAME}-${randomUUID().slice(0, 8)}`,
-          log,
-          ...overrides,
-        };
-      },
-      close: (deps) => deps.handle.close(),
+      setup: ({ env, log, handle }): SetDeps => ({
+        client: hostKubeClient(env, FUNCTION_NAME),
+        redis: () => handle.get(),
+        now: () => new Date(),
+        newId: randomUUID,
+        owner: env['POD_NAME'] ?? `${FUNCTION_NAME}-${randomUUID().slice(0, 8)}`,
+        log,
+        ...overrides,
+      }),
     },
     opts,
   );

@@ -9,11 +9,12 @@
  *   that runs twice does no harm; finalizer patches carry the resourceVersion read);
  * - core/v1 Events on the set, as upstream's event recorder writes them.
  */
-import { GVK, type GroupVersionKind } from '../../shared/api/gvk.js';
+import { GVK } from '../../shared/api/gvk.js';
 import type { Seed, Shoot } from '../../shared/api/core.js';
-import type { ObjectList } from '../../shared/api/meta.js';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
-import { isAlreadyExists, isNotFound, type KubeClient, type ObjectLike } from '../../shared/kube/index.js';
+import { newEventObject } from '../../shared/kube/events.js';
+import { isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
+import { getOptional, listAll } from '../../shared/kube/io.js';
 import type { Logger } from '../../shared/log/index.js';
 import type {
   ManagedSeedSetAction,
@@ -34,43 +35,6 @@ export interface ObservedReplicas {
   managedSeeds: ManagedSeed[];
   seeds: Seed[];
   scheduledShoots: Record<string, number>;
-}
-
-const PAGE = 500;
-
-/** Every object of a list, page by page. */
-export async function listAll<T extends ObjectLike>(
-  client: KubeClient,
-  gvk: GroupVersionKind,
-  namespace?: string,
-  labelSelector?: string,
-): Promise<T[]> {
-  const out: T[] = [];
-  let next: string | undefined;
-  do {
-    const page: ObjectList<T> = await client.list<T>(gvk, namespace, {
-      labelSelector: labelSelector || undefined,
-      limit: PAGE,
-      continue: next,
-    });
-    out.push(...page.items);
-    next = page.metadata?.continue || undefined;
-  } while (next);
-  return out;
-}
-
-async function getOrUndefined<T extends ObjectLike>(
-  client: KubeClient,
-  gvk: GroupVersionKind,
-  namespace: string | undefined,
-  name: string,
-): Promise<T | undefined> {
-  try {
-    return await client.get<T>(gvk, namespace, name);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
 }
 
 /** Shoots scheduled (`spec.seedName`) on each of `seeds`; seeds without shoots are absent. */
@@ -101,7 +65,7 @@ export async function observeSet(client: KubeClient, set: ObservedManagedSeedSet
     listAll<ManagedSeed>(client, GVK.ManagedSeed, namespace, selector.text),
   ]);
   const names = managedSeeds.map((m) => m.metadata?.name ?? '').filter((n) => n !== '');
-  const found = await Promise.all(names.map((n) => getOrUndefined<Seed>(client, GVK.Seed, undefined, n)));
+  const found = await Promise.all(names.map((n) => getOptional<Seed>(client, GVK.Seed, undefined, n)));
   const seeds = found.filter((s): s is Seed => s !== undefined);
   const scheduledShoots =
     shoots.length > targetReplicas(set)
@@ -196,41 +160,6 @@ export function runAction(
   return handler(deps, set, action);
 }
 
-/** Kubernetes caps an Event message at 1 KiB when it aggregates; keep ours within it. */
-const MAX_MESSAGE = 1024;
-
-export function setEventObject(
-  set: ObservedManagedSeedSet,
-  event: ManagedSeedSetEvent,
-  opts: { component: string; now: Date; newId: () => string },
-): Record<string, unknown> {
-  const meta = set.metadata ?? {};
-  const time = opts.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const suffix = opts.newId().replace(/-/g, '').slice(0, 16);
-  return {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: `${meta.name ?? 'managedseedset'}.${suffix}`, namespace: meta.namespace },
-    involvedObject: {
-      apiVersion: GVK.ManagedSeedSet.apiVersion,
-      kind: 'ManagedSeedSet',
-      name: meta.name,
-      namespace: meta.namespace,
-      uid: meta.uid,
-      resourceVersion: meta.resourceVersion,
-    },
-    type: event.type,
-    reason: event.reason,
-    message:
-      event.message.length > MAX_MESSAGE ? `${event.message.slice(0, MAX_MESSAGE - 3)}...` : event.message,
-    source: { component: opts.component },
-    reportingComponent: opts.component,
-    firstTimestamp: time,
-    lastTimestamp: time,
-    count: 1,
-  };
-}
-
 /** Records the decision's Events; a failure is logged, never fails the pass. */
 export async function recordEvents(
   deps: IoDeps,
@@ -240,10 +169,8 @@ export async function recordEvents(
 ): Promise<void> {
   for (const event of events) {
     try {
-      await deps.client.create(
-        GVK.Event,
-        setEventObject(set, event, { component, now: deps.now(), newId: deps.newId }),
-      );
+      const opts = { component, now: deps.now(), newId: deps.newId };
+      await deps.client.create(GVK.Event, newEventObject(GVK.ManagedSeedSet, set.metadata, event, opts));
     } catch (err) {
       deps.log.warn('cannot record Event', { reason: event.reason, error: String(err) });
     }

@@ -20,24 +20,12 @@ import {
   type EnvOverride,
 } from '../../shared/config/index.js';
 import { z } from 'zod';
-import { CacheUsageError, FAMILY_NAME, safeRedisUrl } from '../../shared/cache/index.js';
+import { FAMILY_NAME } from '../../shared/cache/index.js';
+import { redisUrlSchema } from '../../shared/config/redis.js';
 
 export const FUNCTION_NAME = 'requeue-tick';
 
 const duration = durationSchema;
-
-const redisUrl = z.string().refine(
-  (v) => {
-    try {
-      safeRedisUrl(v);
-      return true;
-    } catch (err) {
-      if (err instanceof CacheUsageError) return false;
-      throw err;
-    }
-  },
-  { message: 'must be a redis:// or rediss:// URL' },
-);
 
 export const TickConfigSchema = z.strictObject({
   targets: z.array(z.string().regex(FAMILY_NAME, 'must be a function name')).default([]),
@@ -46,7 +34,7 @@ export const TickConfigSchema = z.strictObject({
   maxPerTarget: z.number().int().min(1).default(1000),
   emitTimeout: duration.default(5000),
   source: z.string().min(1).default(`/apis/landscape/functions/${FUNCTION_NAME}`),
-  redisUrl: redisUrl,
+  redisUrl: redisUrlSchema,
   sink: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL (K_SINK)' }),
 });
 

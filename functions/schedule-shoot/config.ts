@@ -21,13 +21,8 @@
  * SCHEDULER_RETRY_SYNC_PERIOD, SCHEDULER_MAX_RETRY_PERIOD. LOG_LEVEL sets the log level (shared/function).
  */
 import { z } from 'zod';
-import { CacheUsageError, safeRedisUrl } from '../../shared/cache/index.js';
-import {
-  durationSchema,
-  loadConfigWith,
-  type ConfigResult,
-  type EnvOverride,
-} from '../../shared/config/index.js';
+import { redisUrlSchema } from '../../shared/config/redis.js';
+import { configLoader, durationSchema, type EnvOverride } from '../../shared/config/index.js';
 import {
   CANDIDATE_DETERMINATION_STRATEGIES,
   DEFAULT_CANDIDATE_DETERMINATION_STRATEGY,
@@ -36,19 +31,6 @@ import {
 import { SCORING_RULES } from '../../shared/seedmanagement/scheduler-scoring.js';
 
 export const FUNCTION_NAME = 'schedule-shoot';
-
-const redisUrl = z.string().refine(
-  (v) => {
-    try {
-      safeRedisUrl(v);
-      return true;
-    } catch (err) {
-      if (err instanceof CacheUsageError) return false;
-      throw err;
-    }
-  },
-  { message: 'must be a redis:// or rediss:// URL' },
-);
 
 const ScoringSchema = z.strictObject({
   rules: z
@@ -75,7 +57,7 @@ export const ScheduleShootConfigSchema = z
     reserveAttempts: z.number().int().min(1).max(50).default(5),
     reservationTimeout: durationSchema.default(60_000),
     rebuildTimeout: durationSchema.default(30_000),
-    redisUrl,
+    redisUrl: redisUrlSchema,
   })
   .superRefine((c, ctx) => {
     if (c.retrySyncPeriod <= 0)
@@ -101,12 +83,7 @@ export const ENV_OVERRIDES = {
 } as const satisfies Record<string, EnvOverride>;
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult<ScheduleShootConfig> {
-  return loadConfigWith(ScheduleShootConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+export const loadConfig = configLoader(ScheduleShootConfigSchema, ENV_OVERRIDES);
 
 /** Whether a decision may need the region-config ConfigMaps (MinimalDistance as strategy or rule). */
 export function wantsRegionConfigs(config: ScheduleShootConfig): boolean {

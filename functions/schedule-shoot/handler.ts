@@ -9,10 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
+import type { RedisHandle } from '../../shared/cache/index.js';
 import { EventTypes } from '../../shared/events/index.js';
 import {
-  createInstance,
   eventObjectRef,
   eventType,
   hostKubeClient,
@@ -20,6 +19,7 @@ import {
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
+import { createRedisInstance } from '../../shared/function/redis.js';
 import { FUNCTION_NAME, loadConfig, type ScheduleShootConfig } from './config.js';
 import { reconcileShoot, type ScheduleDeps, type ScheduleOutcome } from './schedule.js';
 import { createUsageStore } from './usage.js';
@@ -35,12 +35,11 @@ export function createScheduleShootInstance(
   opts: InstanceOptions = {},
   overrides: Partial<ScheduleDeps> = {},
 ): FunctionInstance<ScheduleShootConfig, Deps> {
-  return createInstance(
+  return createRedisInstance(
     {
       name: FUNCTION_NAME,
       loadConfig,
-      setup: ({ config, env, log }) => {
-        const handle = lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME });
+      setup: ({ config, env, log, handle }): ScheduleDeps => {
         const client = hostKubeClient(env, FIELD_MANAGER);
         const redis = (): ReturnType<RedisHandle['get']> => handle.get();
         const now = (): number => Date.now();
@@ -48,9 +47,8 @@ export function createScheduleShootInstance(
           { client, redis, now, owner: `${env['POD_NAME'] ?? FUNCTION_NAME}/${randomUUID()}`, log },
           { reservationTtlMs: config.reservationTimeout, rebuildTimeoutMs: config.rebuildTimeout },
         );
-        return { client, redis, usage, now, rand: Math.random, newId: randomUUID, log, handle, ...overrides };
+        return { client, redis, usage, now, rand: Math.random, newId: randomUUID, log, ...overrides };
       },
-      close: (deps) => deps.handle.close(),
     },
     opts,
   );

@@ -5,10 +5,12 @@
  */
 import type { CloudProfile, Seed, Shoot } from '../../shared/api/core.js';
 import { GardenerLabels } from '../../shared/api/core.js';
-import { GVK, type GroupVersionKind } from '../../shared/api/gvk.js';
+import { GVK } from '../../shared/api/gvk.js';
 import type { EventObjectRef } from '../../shared/function/index.js';
-import { isNotFound, type KubeClient, type ObjectLike } from '../../shared/kube/index.js';
-import { parseQuantity, RESOURCE_SHOOTS } from '../../shared/seedmanagement/capacity.js';
+import type { KubeClient } from '../../shared/kube/index.js';
+import { getOptional, listAll } from '../../shared/kube/io.js';
+import { parseQuantity } from '../../shared/api/quantity.js';
+import { RESOURCE_SHOOTS } from '../../shared/seedmanagement/capacity.js';
 import {
   SCHEDULING_PURPOSE_REGION_CONFIG,
   type RegionConfigMap,
@@ -18,7 +20,6 @@ import { wantsRegionConfigs, type ScheduleShootConfig } from './config.js';
 
 /** The namespace of the region-config ConfigMaps (upstream's garden namespace). */
 export const REGION_CONFIG_NAMESPACE = 'garden';
-const PAGE = 500;
 
 export interface DecisionInputs {
   seeds: Seed[];
@@ -28,40 +29,8 @@ export interface DecisionInputs {
 
 export type InputsResult = { ok: true; inputs: DecisionInputs } | { ok: false; message: string };
 
-/** The object, or undefined when it does not exist. */
-export async function getOrUndefined<T extends ObjectLike>(
-  client: KubeClient,
-  gvk: GroupVersionKind,
-  namespace: string | undefined,
-  name: string,
-): Promise<T | undefined> {
-  try {
-    return await client.get<T>(gvk, namespace, name);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
 export function readShoot(client: KubeClient, ref: EventObjectRef): Promise<Shoot | undefined> {
-  return getOrUndefined<Shoot>(client, GVK.Shoot, ref.namespace, ref.name);
-}
-
-/** Every object of a list, page by page. */
-export async function listAll<T extends ObjectLike>(
-  client: KubeClient,
-  gvk: GroupVersionKind,
-  namespace?: string,
-  labelSelector?: string,
-): Promise<T[]> {
-  const out: T[] = [];
-  let token: string | undefined;
-  do {
-    const page = await client.list<T>(gvk, namespace, { labelSelector, limit: PAGE, continue: token });
-    out.push(...page.items);
-    token = page.metadata?.continue || undefined;
-  } while (token);
-  return out;
+  return getOptional<Shoot>(client, GVK.Shoot, ref.namespace, ref.name);
 }
 
 function regionConfigs(client: KubeClient, config: ScheduleShootConfig): Promise<RegionConfigMap[]> {
@@ -80,7 +49,7 @@ export async function loadInputs(
   if (profile === '') return { ok: false, message: 'shoot names no cloud profile' };
   const [seeds, cloudProfile, configMaps] = await Promise.all([
     listAll<Seed>(client, GVK.Seed),
-    getOrUndefined<CloudProfile>(client, GVK.CloudProfile, undefined, profile),
+    getOptional<CloudProfile>(client, GVK.CloudProfile, undefined, profile),
     regionConfigs(client, config),
   ]);
   if (!cloudProfile)

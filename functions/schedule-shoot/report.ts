@@ -8,6 +8,7 @@ import type { Shoot } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
 import { guardRedis, type Redis } from '../../shared/cache/index.js';
 import type { EventObjectRef } from '../../shared/function/index.js';
+import { newEventObject } from '../../shared/kube/events.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { backoffDelay, cancel, requeue, type ObjectRef } from '../../shared/requeue/index.js';
@@ -23,8 +24,6 @@ import { KEYS, keyOfShoot } from './usage.js';
 export const ATTEMPTS_KEY = KEYS.key('attempts');
 /** The Event source, as upstream's scheduler names its recorder. */
 export const EVENT_COMPONENT = 'gardener-scheduler';
-/** Kubernetes caps an Event message at 1 KiB when it aggregates; keep ours within it. */
-const MAX_MESSAGE = 1024;
 
 export interface ReportDeps {
   client: KubeClient;
@@ -49,32 +48,7 @@ export function shootEventObject(
   event: ScheduleEvent,
   opts: { now: Date; newId: () => string },
 ): Record<string, unknown> {
-  const meta = shoot.metadata ?? {};
-  const time = opts.now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const suffix = opts.newId().replace(/-/g, '').slice(0, 16);
-  const message =
-    event.message.length > MAX_MESSAGE ? `${event.message.slice(0, MAX_MESSAGE - 3)}...` : event.message;
-  return {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: `${meta.name ?? 'shoot'}.${suffix}`, namespace: meta.namespace },
-    involvedObject: {
-      apiVersion: GVK.Shoot.apiVersion,
-      kind: 'Shoot',
-      name: meta.name,
-      namespace: meta.namespace,
-      uid: meta.uid,
-      resourceVersion: meta.resourceVersion,
-    },
-    type: event.type,
-    reason: event.reason,
-    message,
-    source: { component: EVENT_COMPONENT },
-    reportingComponent: EVENT_COMPONENT,
-    firstTimestamp: time,
-    lastTimestamp: time,
-    count: 1,
-  };
+  return newEventObject(GVK.Shoot, shoot.metadata, event, { component: EVENT_COMPONENT, ...opts });
 }
 
 /** Records the Event; a failure is logged, not thrown (the decision stands without it). */

@@ -14,6 +14,7 @@ import type {
   SeedAutoscalerStatus,
 } from '../../shared/api/seedautoscaler.js';
 import { formatTime } from '../../shared/deployer/time.js';
+import { newEventObject } from '../../shared/kube/events.js';
 import { isConflict, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import {
@@ -85,45 +86,13 @@ export function scaleFailure(
   };
 }
 
-/** Kubernetes caps an Event message at 1 KiB when it aggregates; keep ours within it. */
-const MAX_MESSAGE = 1024;
-
 function eventObject(
   a: SeedAutoscaler,
   event: AutoscalerEvent,
   deps: AutoscaleDeps,
 ): Record<string, unknown> {
-  const meta = a.metadata ?? {};
-  const time = deps
-    .now()
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z');
-  const message =
-    event.message.length > MAX_MESSAGE ? `${event.message.slice(0, MAX_MESSAGE - 3)}...` : event.message;
-  return {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: {
-      name: `${meta.name ?? 'seedautoscaler'}.${deps.newId().replace(/-/g, '').slice(0, 16)}`,
-      namespace: meta.namespace,
-    },
-    involvedObject: {
-      apiVersion: GVK.SeedAutoscaler.apiVersion,
-      kind: GVK.SeedAutoscaler.kind,
-      name: meta.name,
-      namespace: meta.namespace,
-      uid: meta.uid,
-      resourceVersion: meta.resourceVersion,
-    },
-    type: event.type,
-    reason: event.reason,
-    message,
-    source: { component: FUNCTION_NAME },
-    reportingComponent: FUNCTION_NAME,
-    firstTimestamp: time,
-    lastTimestamp: time,
-    count: 1,
-  };
+  const opts = { component: FUNCTION_NAME, now: deps.now(), newId: deps.newId };
+  return newEventObject(GVK.SeedAutoscaler, a.metadata, event, opts);
 }
 
 async function finish(

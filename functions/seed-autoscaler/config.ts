@@ -10,7 +10,7 @@
  * ```
  */
 import { z } from 'zod';
-import { loadConfigWith, type ConfigResult, type EnvOverride } from '../../shared/config/index.js';
+import { configLoader, type EnvOverride } from '../../shared/config/index.js';
 import { parseGoDuration } from '../../shared/deployer/time.js';
 import { LOG_LEVELS } from '../../shared/log/index.js';
 import {
@@ -49,9 +49,5 @@ export const ENV_OVERRIDES = {
   DOWNSCALE_STABILIZATION: { key: 'downscaleStabilization' },
 } as const satisfies Record<string, EnvOverride>;
 
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult<SeedAutoscalerConfig> {
-  return loadConfigWith(SeedAutoscalerConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+/** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
+export const loadConfig = configLoader(SeedAutoscalerConfigSchema, ENV_OVERRIDES);

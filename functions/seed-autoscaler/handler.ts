@@ -13,7 +13,6 @@ import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
 import pLimit from 'p-limit';
 import { GVK } from '../../shared/api/gvk.js';
-import type { ObjectList } from '../../shared/api/meta.js';
 import type { SeedAutoscaler } from '../../shared/api/seedautoscaler.js';
 import { EventTypes } from '../../shared/events/index.js';
 import {
@@ -24,7 +23,7 @@ import {
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { isNotFound } from '../../shared/kube/index.js';
+import { getOptional, listAll } from '../../shared/kube/io.js';
 import { autoscale, type AutoscaleDeps, type AutoscaleResult } from './autoscale.js';
 import { FUNCTION_NAME, loadConfig, type SeedAutoscalerConfig } from './config.js';
 import { snapshot } from './observe.js';
@@ -56,27 +55,9 @@ type Ready = Extract<
   { ok: true }
 >;
 
-async function listAutoscalers(deps: AutoscaleDeps): Promise<SeedAutoscaler[]> {
-  const out: SeedAutoscaler[] = [];
-  let next: string | undefined;
-  do {
-    const page: ObjectList<SeedAutoscaler> = await deps.client.list<SeedAutoscaler>(
-      GVK.SeedAutoscaler,
-      undefined,
-      {
-        limit: 500,
-        continue: next,
-      },
-    );
-    out.push(...page.items);
-    next = page.metadata?.continue || undefined;
-  } while (next);
-  return out;
-}
-
 /** A tick: one pass over every autoscaler; one that fails is logged and left to the next tick. */
 async function tick(r: Ready): Promise<AutoscaleResult[]> {
-  const autoscalers = await listAutoscalers(r.deps);
+  const autoscalers = await listAll<SeedAutoscaler>(r.deps.client, GVK.SeedAutoscaler);
   const snap = snapshot(r.deps.client);
   const limit = pLimit(r.config.concurrency);
   const results = await Promise.all(
@@ -99,14 +80,8 @@ async function tick(r: Ready): Promise<AutoscaleResult[]> {
 async function one(r: Ready, ce: unknown): Promise<AutoscaleResult[]> {
   const ref = eventObjectRef(ce);
   if (!ref || eventType(ce).endsWith('.delete')) return [];
-  let a: SeedAutoscaler;
-  try {
-    a = await r.deps.client.get<SeedAutoscaler>(GVK.SeedAutoscaler, ref.namespace, ref.name);
-  } catch (err) {
-    if (isNotFound(err)) return [];
-    throw err;
-  }
-  if (a.status?.observedGeneration === a.metadata?.generation) return [];
+  const a = await getOptional<SeedAutoscaler>(r.deps.client, GVK.SeedAutoscaler, ref.namespace, ref.name);
+  if (!a || a.status?.observedGeneration === a.metadata?.generation) return [];
   return [await autoscale(r.deps, r.config, snapshot(r.deps.client), a)];
 }
 

@@ -7,40 +7,18 @@
  * scheduled shoots exists yet). Seeds and Shoots are listed once per invocation (a snapshot),
  * whatever the number of autoscalers.
  */
-import { GVK, type GroupVersionKind } from '../../shared/api/gvk.js';
+import { GVK } from '../../shared/api/gvk.js';
 import type { Seed, Shoot } from '../../shared/api/core.js';
-import type { ObjectList } from '../../shared/api/meta.js';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
 import type { ScaleTargetRef } from '../../shared/api/seedautoscaler.js';
-import { resourcePath, type KubeClient, type ObjectLike } from '../../shared/kube/index.js';
+import { resourcePath, type KubeClient } from '../../shared/kube/index.js';
+import { listAll } from '../../shared/kube/io.js';
 import type { SeedSample } from '../../shared/seedmanagement/autoscaler.js';
 import { seedUsage } from '../../shared/seedmanagement/scheduler-usage.js';
 
 export interface Scale {
   spec?: { replicas?: number };
   status?: { replicas?: number; selector?: string };
-}
-
-const PAGE = 500;
-
-async function listAll<T extends ObjectLike>(
-  client: KubeClient,
-  gvk: GroupVersionKind,
-  namespace?: string,
-  labelSelector?: string,
-): Promise<T[]> {
-  const out: T[] = [];
-  let next: string | undefined;
-  do {
-    const page: ObjectList<T> = await client.list<T>(gvk, namespace, {
-      labelSelector: labelSelector || undefined,
-      limit: PAGE,
-      continue: next,
-    });
-    out.push(...page.items);
-    next = page.metadata?.continue || undefined;
-  } while (next);
-  return out;
 }
 
 /** Seeds and shoots per seed, read at most once per invocation. */

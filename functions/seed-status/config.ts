@@ -18,7 +18,7 @@
 import { z } from 'zod';
 import { MANAGED_SEED_NAMESPACE } from '../../shared/api/seedmanagement.js';
 import {
-  loadConfigWith,
+  configLoader,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
 } from '../../shared/config/index.js';
@@ -49,9 +49,5 @@ export const ENV_OVERRIDES = {
 
 export type ConfigResult = SharedConfigResult<SeedStatusConfig>;
 
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult {
-  return loadConfigWith(SeedStatusConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+/** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
+export const loadConfig = configLoader(SeedStatusConfigSchema, ENV_OVERRIDES);

@@ -80,6 +80,17 @@ export function loadConfigWith<S extends z.ZodType>(
   return { ok: true, config: parsed.data };
 }
 
+/** A function's `loadConfig`: `loadConfigWith` with its schema and overrides. */
+export function configLoader<S extends z.ZodType>(
+  schema: S,
+  overrides: Readonly<Record<string, EnvOverride>>,
+): (
+  fileText: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+) => ConfigResult<z.output<S>> {
+  return (fileText, env) => loadConfigWith(schema, overrides, fileText, env);
+}
+
 /** The text of `CONFIG_FILE`, or undefined when the variable is not set (a read error is thrown). */
 export async function readConfigFile(
   env: Readonly<Record<string, string | undefined>>,

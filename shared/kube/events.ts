@@ -6,10 +6,13 @@
  * (Seeds) go to `default`, as the recorder puts them. Best effort: a failure is logged, never
  * thrown (the pass it reports on must not fail because of it).
  *
- * Used by the managedseed, deletion-protection and seed-status functions.
+ * Used by the managedseed, deletion-protection and seed-status functions. Besides, newEventObject:
+ * an Event that is not aggregated, named `<object>.<random hex>` (the DeployItem, ManagedSeedSet,
+ * SeedAutoscaler and Shoot scheduler Events).
  */
 import { createHash } from 'node:crypto';
 import { GVK } from '../api/gvk.js';
+import type { ObjectMeta } from '../api/meta.js';
 import type { KubeClient } from './client.js';
 import { isAlreadyExists } from './errors.js';
 import type { Logger } from '../log/index.js';
@@ -62,13 +65,27 @@ export function eventName(involved: InvolvedObject, event: ObjectEvent): string 
   return `${involved.name}.${hash}`;
 }
 
+/** What every Event says besides its name and object: what happened, who saw it, when, once. */
+function eventFields(event: ObjectEvent, component: string, now: Date): Record<string, unknown> {
+  const t = time(now);
+  return {
+    type: event.type,
+    reason: event.reason,
+    message: clip(event.message),
+    source: { component },
+    reportingComponent: component,
+    firstTimestamp: t,
+    lastTimestamp: t,
+    count: 1,
+  };
+}
+
 /** The Event object as the recorder writes it the first time. */
 export function eventObject(
   involved: InvolvedObject,
   event: ObjectEvent,
   opts: Pick<RecordOptions, 'component' | 'now'>,
 ): EventObject {
-  const t = time(opts.now);
   return {
     apiVersion: 'v1',
     kind: 'Event',
@@ -80,14 +97,35 @@ export function eventObject(
       ...(involved.namespace ? { namespace: involved.namespace } : {}),
       ...(involved.uid ? { uid: involved.uid } : {}),
     },
-    type: event.type,
-    reason: event.reason,
-    message: clip(event.message),
-    source: { component: opts.component },
-    reportingComponent: opts.component,
-    firstTimestamp: t,
-    lastTimestamp: t,
-    count: 1,
+    ...eventFields(event, opts.component, opts.now),
+  };
+}
+
+/**
+ * A new Event on an object, not aggregated: named `<object>.<16 hex of newId()>` in the object's
+ * namespace, the object's uid and resourceVersion in `involvedObject`.
+ */
+export function newEventObject(
+  kind: { apiVersion: string; kind: string },
+  metadata: ObjectMeta | undefined,
+  event: ObjectEvent,
+  opts: { component: string; now: Date; newId: () => string },
+): Record<string, unknown> {
+  const meta = metadata ?? {};
+  const suffix = opts.newId().replace(/-/g, '').slice(0, 16);
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${meta.name ?? kind.kind.toLowerCase()}.${suffix}`, namespace: meta.namespace },
+    involvedObject: {
+      apiVersion: kind.apiVersion,
+      kind: kind.kind,
+      name: meta.name,
+      namespace: meta.namespace,
+      uid: meta.uid,
+      resourceVersion: meta.resourceVersion,
+    },
+    ...eventFields(event, opts.component, opts.now),
   };
 }
 

@@ -1,8 +1,7 @@
 /**
  * Small reads and writes the seed-management functions share: a get that gives undefined for a
  * missing object, lists of every page, and a finalizer added or removed by an optimistic merge
- * patch (resourceVersion) redone on conflict. Used by the managedseed, deletion-protection and
- * seed-status functions.
+ * patch (resourceVersion) redone on conflict.
  */
 import type { GroupVersionKind } from '../api/gvk.js';
 import type { ObjectList, ObjectMeta, PartialObjectMetadata } from '../api/meta.js';
@@ -42,16 +41,25 @@ export async function getMetadataOptional(
   }
 }
 
-/** Every object of a kind (page by page); across all namespaces when `namespace` is omitted. */
+/**
+ * Every object of a kind (page by page); across all namespaces when `namespace` is omitted, only
+ * those matching `labelSelector` when one is given.
+ */
 export async function listAll<T extends ObjectLike>(
   client: KubeClient,
   gvk: GroupVersionKind,
   namespace?: string,
+  labelSelector?: string,
 ): Promise<T[]> {
   const out: T[] = [];
+  const selector = labelSelector ? { labelSelector } : {};
   let next: string | undefined;
   do {
-    const page: ObjectList<T> = await client.list<T>(gvk, namespace, { limit: PAGE, continue: next });
+    const page: ObjectList<T> = await client.list<T>(gvk, namespace, {
+      ...selector,
+      limit: PAGE,
+      continue: next,
+    });
     out.push(...page.items);
     next = page.metadata?.continue || undefined;
   } while (next);

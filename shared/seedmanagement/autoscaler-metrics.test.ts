@@ -1,8 +1,7 @@
 import {
   ceilReplicas,
-  formatQuantity,
+  formatMilliQuantity,
   metricProposal,
-  parseQuantity,
   type SeedMetricSpec,
   type SeedSample,
 } from './autoscaler-metrics.js';
@@ -83,23 +82,12 @@ describe('metricProposal (the HPA replica calculator over seeds)', () => {
     });
   });
 
-  it.each<[unknown, number | undefined]>([
-    ['100', 100],
-    [100, 100],
-    ['1.5k', 1500],
-    ['500m', 0.5],
-    ['1Ki', 1024],
-    ['1e3', 1000],
-    ['', undefined],
-    ['ten', undefined],
-    ['5X', undefined],
-    [Infinity, undefined],
-  ])('parseQuantity(%j) → %s', (q, want) => {
-    expect(parseQuantity(q as string)).toBe(want);
-  });
-
-  it('formatQuantity and ceilReplicas', () => {
-    expect([formatQuantity(2), formatQuantity(1.5), formatQuantity(0.25)]).toEqual(['2', '1500m', '250m']);
+  it('formatMilliQuantity and ceilReplicas', () => {
+    expect([formatMilliQuantity(2), formatMilliQuantity(1.5), formatMilliQuantity(0.25)]).toEqual([
+      '2',
+      '1500m',
+      '250m',
+    ]);
     expect([ceilReplicas(4.000000000000001), ceilReplicas(4.01), ceilReplicas(4)]).toEqual([4, 5, 4]);
   });
 });

@@ -14,7 +14,7 @@
  * whole percent; ceil() ignores float noise below 1e-9.
  */
 import type { ResourceList } from '../api/core.js';
-import type { Quantity } from '../api/meta.js';
+import { quantityNumber } from '../api/quantity.js';
 import {
   isMetricTargetType,
   type MetricValueStatus,
@@ -48,36 +48,8 @@ export const DEFAULT_SEED_METRICS: readonly SeedMetricSpec[] = [
   { type: 'Resource', resource: { name: 'shoots', target: { type: 'Utilization', averageUtilization: 80 } } },
 ];
 
-const SUFFIX: Readonly<Record<string, number>> = {
-  '': 1,
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
-const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)([a-zA-Z]*)$/;
-
-/** A Kubernetes quantity as a number (`"100"`, `100`, `"1.5k"`, `"500m"`); undefined when not one. */
-export function parseQuantity(value: Quantity | undefined): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  const match = typeof value === 'string' ? QUANTITY.exec(value.trim()) : null;
-  const factor = match ? SUFFIX[match[2] ?? ''] : undefined;
-  return match && factor !== undefined ? Number(match[1]) * factor : undefined;
-}
-
 /** A number as a quantity: whole numbers plain, else in milli-units (`1500m`), as the HPA reports. */
-export function formatQuantity(value: number): string {
+export function formatMilliQuantity(value: number): string {
   const milli = Math.round(value * 1000);
   return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;
 }
@@ -117,7 +89,7 @@ const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / 
 function seedValue(seed: SeedSample, resource: string, utilization: boolean): number | undefined {
   const used = seed.usage?.[resource] ?? 0;
   if (!utilization) return used;
-  const allocatable = parseQuantity(seed.allocatable?.[resource]);
+  const allocatable = quantityNumber(seed.allocatable?.[resource]);
   return allocatable !== undefined && allocatable > 0 ? (used * 100) / allocatable : undefined;
 }
 
@@ -134,7 +106,7 @@ function sample(resource: string, seeds: readonly SeedSample[], utilization: boo
 /** The target in its unit, or the reason there is none. */
 function targetValue(metric: SeedMetricSpec): number | string {
   const t = metric.resource.target;
-  const value = t.type === 'Utilization' ? t.averageUtilization : parseQuantity(t.averageValue);
+  const value = t.type === 'Utilization' ? t.averageUtilization : quantityNumber(t.averageValue);
   if (!isMetricTargetType(t.type)) return `invalid metric target type ${JSON.stringify(t.type)}`;
   if (value === undefined || !(value > 0))
     return `invalid ${metric.resource.name} target: no positive ${t.type} set`;
@@ -162,9 +134,9 @@ function currentStatus(metric: SeedMetricSpec, average: number, rawMean: number)
   const current: MetricValueStatus = utilization
     ? {
         averageUtilization: Math.trunc(Number(average.toPrecision(12))),
-        averageValue: formatQuantity(rawMean),
+        averageValue: formatMilliQuantity(rawMean),
       }
-    : { averageValue: formatQuantity(rawMean) };
+    : { averageValue: formatMilliQuantity(rawMean) };
   return { type: 'Resource', resource: { name: metric.resource.name, current } };
 }
 

@@ -14,9 +14,11 @@
  * API server's own quantity format message. Quantities are written in canonical decimal form
  * (`1000` → `1k`, as the API server stores them); a binary suffix is written in decimal (`1Ki` →
  * `1024`), where Go would keep `1Ki`. Problems are sorted by resource name (upstream walks maps).
+ * The quantity arithmetic is shared/api/quantity.ts.
  */
 import type { ResourceList } from '../api/core.js';
 import type { Quantity } from '../api/meta.js';
+import { formatQuantity, parseQuantity } from '../api/quantity.js';
 
 /** The built-in resource: the number of shoots a seed can host. */
 export const RESOURCE_SHOOTS = 'shoots';
@@ -45,83 +47,6 @@ export type SeedCapacityDecision =
       /** Undefined: no capacity configured, leave the status fields alone. */ status?: SeedCapacityStatus;
     }
   | { ok: false; problems: string[] };
-
-export type QuantityParse =
-  | { ok: true; /** Go's `Quantity.Value()`: rounded up to a whole number. */ value: number; whole: boolean }
-  | { ok: false; message: string };
-
-/** apimachinery's `ErrFormatWrong`, the message for a string that is no quantity. */
-export const QUANTITY_FORMAT_MESSAGE =
-  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-
-const QUANTITY = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)([a-zA-Z]*|[eE][+-]?\d+)$/;
-const DECIMAL_EXP: Readonly<Record<string, number>> = {
-  n: -9,
-  u: -6,
-  m: -3,
-  '': 0,
-  k: 3,
-  M: 6,
-  G: 9,
-  T: 12,
-  P: 15,
-  E: 18,
-};
-const BINARY_POW: Readonly<Record<string, number>> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
-const DECIMAL_SUFFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'] as const;
-
-/** 10^exp10 × 1024^pow1024 for a suffix; undefined when it is none. */
-function suffixScale(suffix: string): { exp10: number; pow1024: number } | undefined {
-  if (suffix in BINARY_POW) return { exp10: 0, pow1024: BINARY_POW[suffix] };
-  if (suffix in DECIMAL_EXP) return { exp10: DECIMAL_EXP[suffix], pow1024: 0 };
-  const exponent = /^[eE]([+-]?\d+)$/.exec(suffix);
-  return exponent ? { exp10: Number(exponent[1]), pow1024: 0 } : undefined;
-}
-
-function ceilDiv(numerator: bigint, denominator: bigint): bigint {
-  const quotient = numerator / denominator;
-  return numerator % denominator > 0n ? quotient + 1n : quotient;
-}
-
-/** The parts of a quantity string: sign, digits with fraction, scale; undefined when it is none. */
-function quantityParts(
-  text: string,
-): { sign: bigint; digits: string; fractionLength: number; exp10: number; pow1024: number } | undefined {
-  const m = QUANTITY.exec(text.trim());
-  const scale = m ? suffixScale(m[3]) : undefined;
-  if (!m || !scale) return undefined;
-  const [integer, fraction = ''] = m[2].split('.');
-  const sign = m[1] === '-' ? -1n : 1n;
-  return { sign, digits: `${integer}${fraction}` || '0', fractionLength: fraction.length, ...scale };
-}
-
-const MAX_VALUE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** A Kubernetes quantity (`"250"`, `250`, `"1k"`, `"1.5k"`, `"2Ki"`) as a whole number, rounded up. */
-export function parseQuantity(quantity: Quantity): QuantityParse {
-  if (typeof quantity === 'number' && Number.isSafeInteger(quantity)) {
-    return { ok: true, value: quantity, whole: true };
-  }
-  const parts = quantityParts(String(quantity));
-  if (!parts) return { ok: false, message: QUANTITY_FORMAT_MESSAGE };
-  const exp10 = parts.exp10 - parts.fractionLength;
-  const numerator = parts.sign * BigInt(parts.digits) * 1024n ** BigInt(parts.pow1024);
-  const denominator = 10n ** BigInt(Math.max(-exp10, 0));
-  const value = ceilDiv(numerator * 10n ** BigInt(Math.max(exp10, 0)), denominator);
-  if (value > MAX_VALUE || value < -MAX_VALUE) return { ok: false, message: 'quantity is too large' };
-  return { ok: true, value: Number(value), whole: numerator % denominator === 0n };
-}
-
-/** A whole number in the API server's canonical decimal form: `250`, `1k`, `1200k`, `2M`. */
-export function formatQuantity(value: number): string {
-  let mantissa = Math.abs(value);
-  let suffix = 0;
-  while (mantissa !== 0 && mantissa % 1000 === 0 && suffix < DECIMAL_SUFFIXES.length - 1) {
-    mantissa /= 1000;
-    suffix++;
-  }
-  return `${value < 0 ? '-' : ''}${mantissa}${DECIMAL_SUFFIXES[suffix]}`;
-}
 
 function invalid(path: string, quantity: Quantity, detail: string): string {
   return `${path}: Invalid value: ${JSON.stringify(String(quantity))}: ${detail}`;

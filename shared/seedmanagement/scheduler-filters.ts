@@ -13,7 +13,8 @@
  */
 import type { CloudProfile, SeedSelector, Seed, Shoot } from '../api/core.js';
 import { GardenerAnnotations, SeedConditionTypes } from '../api/core.js';
-import { parseQuantity, RESOURCE_SHOOTS } from './capacity.js';
+import { parseQuantity } from '../api/quantity.js';
+import { RESOURCE_SHOOTS } from './capacity.js';
 import { convertSelector, goLabelSelector, goQuote, requirementsMatch } from './scheduler-selector.js';
 
 export const FILTER_STAGES = [

@@ -18,7 +18,8 @@
  * Weights are positive integers; each rule at most once.
  */
 import type { Seed, Shoot } from '../api/core.js';
-import { parseQuantity, RESOURCE_SHOOTS } from './capacity.js';
+import { parseQuantity } from '../api/quantity.js';
+import { RESOURCE_SHOOTS } from './capacity.js';
 import { keepMinimal, seedDistance } from './distance.js';
 
 export const SCORING_RULES = ['MinimalDistance', 'SeedResourcesLeastAllocated'] as const;

@@ -4,7 +4,6 @@ import type { KubeObject, ResourceDef } from '../types.js';
 import { goFloat, printJSONPathValue } from './format.js';
 import { humanDuration, parseIncludeObject, tableGroupVersion, toTable, toWatchTable } from './index.js';
 import { findResults, parseJSONPath } from './jsonpath.js';
-import { quantityString } from './quantity.js';
 import * as t from './table.fixtures.js';
 
 const defs = new Map(builtinResources().map((d) => [d.kind, d]));
@@ -229,22 +228,4 @@ test.each<[number, string]>([
   [3288 * 86_400_000, '9y'],
 ])('humanDuration(%d ms) = %s', (ms, expected) => {
   expect(humanDuration(ms)).toBe(expected);
-});
-
-test.each([
-  ['1024Mi', '1Gi'],
-  ['1536Mi', '1536Mi'],
-  ['0.5Ki', '512'],
-  ['1.5', '1500m'],
-  ['2000', '2k'],
-  ['1500', '1500'],
-  ['0.1', '100m'],
-  ['100m', '100m'],
-  ['1e3', '1e3'],
-  ['0.0000000001', '1n'],
-  ['-2048', '-2048'],
-  [100, '100'],
-  [undefined, '<nil>'],
-])('quantity %s canonicalizes to %s', (input, expected) => {
-  expect(quantityString(input)).toBe(expected);
 });

@@ -1,0 +1,54 @@
+/**
+ * Around a function that keeps state in Redis (`config.redisUrl`): an instance whose dependencies
+ * hold one lazy connection, named after the function and closed with the instance; and the
+ * requeue of an object for the function itself (shared/requeue: a `dev.landscape.requeue` event
+ * after a delay).
+ */
+import { lazyRedis, type RedisHandle } from '../cache/index.js';
+import type { Logger } from '../log/index.js';
+import { after, requeue, type ObjectRef } from '../requeue/index.js';
+import {
+  createInstance,
+  type Env,
+  type FunctionDefinition,
+  type FunctionInstance,
+  type InstanceOptions,
+} from './index.js';
+
+export interface RedisFunctionDefinition<C extends { redisUrl: string }, D> extends Pick<
+  FunctionDefinition<C, D>,
+  'name' | 'loadConfig'
+> {
+  /** As FunctionDefinition's, with the function's Redis connection (not yet connected). */
+  setup(args: { config: C; env: Env; log: Logger; handle: RedisHandle }): D;
+}
+
+/** createInstance with `handle` (the Redis connection) added to the dependencies. */
+export function createRedisInstance<C extends { redisUrl: string }, D>(
+  def: RedisFunctionDefinition<C, D>,
+  opts: InstanceOptions = {},
+): FunctionInstance<C, D & { handle: RedisHandle }> {
+  return createInstance<C, D & { handle: RedisHandle }>(
+    {
+      name: def.name,
+      loadConfig: def.loadConfig,
+      setup: (args) => {
+        const handle = lazyRedis({ url: args.config.redisUrl, connectionName: def.name });
+        return { ...def.setup({ ...args, handle }), handle };
+      },
+      close: (deps) => deps.handle.close(),
+    },
+    opts,
+  );
+}
+
+/** Looks at an object again `afterMs` after `now()`: a requeue of it for `target`. */
+export function requeueFor(
+  handle: RedisHandle,
+  target: string,
+  now: () => Date,
+): (ref: ObjectRef, afterMs: number) => Promise<void> {
+  return async (ref, afterMs) => {
+    await requeue(await handle.get(), { target, ...ref, at: after(now(), afterMs) });
+  };
+}
