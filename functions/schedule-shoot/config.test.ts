@@ -1,3 +1,5 @@
+import type { KubeClient } from '../../shared/kube/index.js';
+import { cachedSeeds } from './inputs.js';
 import { readFileSync } from 'node:fs';
 import { loadConfig, wantsRegionConfigs } from './config.js';
 
@@ -15,6 +17,7 @@ describe('schedule-shoot config', () => {
       reserveAttempts: 5,
       reservationTimeout: 60_000,
       rebuildTimeout: 30_000,
+      seedCacheTtl: 2_000,
       redisUrl: REDIS.REDIS_URL,
     });
     expect(wantsRegionConfigs(r.config)).toBe(false);
@@ -91,5 +94,38 @@ describe('schedule-shoot config', () => {
     );
     const s = loadConfig('retrySyncPeriod: 1m\nmaxRetryPeriod: 10s\n', REDIS);
     expect(s.ok ? [] : s.problems).toEqual(['maxRetryPeriod: must not be shorter than retrySyncPeriod']);
+  });
+});
+
+describe('cachedSeeds', () => {
+  it('lists once per ttl, shares a list in flight, does not keep a failed list; ttl 0 lists every time', async () => {
+    let lists = 0;
+    let fail = false;
+    const client = {
+      list: () => {
+        lists++;
+        return fail
+          ? Promise.reject(new Error('down'))
+          : Promise.resolve({ items: [{ metadata: { name: `s${lists}` } }], metadata: {} });
+      },
+    } as unknown as KubeClient;
+    let t = 0;
+    const seeds = cachedSeeds(client, 2_000, () => t);
+    const [a, b] = await Promise.all([seeds(), seeds()]);
+    expect(lists).toBe(1);
+    expect(a).toBe(b);
+    t = 1_999;
+    await seeds();
+    expect(lists).toBe(1);
+    t = 2_000;
+    fail = true;
+    await expect(seeds()).rejects.toThrow('down');
+    fail = false;
+    expect((await seeds())[0].metadata?.name).toBe('s3');
+    expect(lists).toBe(3);
+    const uncached = cachedSeeds(client, 0, () => t);
+    await uncached();
+    await uncached();
+    expect(lists).toBe(5);
   });
 });

@@ -14,6 +14,7 @@
  * reserveAttempts: 5                       # decisions per event when other replicas take the last slots
  * reservationTimeout: 60s                  # a reservation whose binding never came is dropped after this
  * rebuildTimeout: 30s                      # how long a usage rebuild (list every Shoot) may take
+ * seedCacheTtl: 2s                         # an instance reuses its list of Seeds this long (0s: list per decision)
  * redisUrl: redis://...                    # usually from REDIS_URL
  * ```
  *
@@ -57,6 +58,7 @@ export const ScheduleShootConfigSchema = z
     reserveAttempts: z.number().int().min(1).max(50).default(5),
     reservationTimeout: durationSchema.default(60_000),
     rebuildTimeout: durationSchema.default(30_000),
+    seedCacheTtl: z.union([z.literal(0), z.literal('0s').transform(() => 0), durationSchema]).default(2_000),
     redisUrl: redisUrlSchema,
   })
   .superRefine((c, ctx) => {

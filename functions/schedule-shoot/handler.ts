@@ -22,6 +22,7 @@ import {
 import { createRedisInstance } from '../../shared/function/redis.js';
 import { FUNCTION_NAME, loadConfig, type ScheduleShootConfig } from './config.js';
 import { reconcileShoot, type ScheduleDeps, type ScheduleOutcome } from './schedule.js';
+import { cachedSeeds } from './inputs.js';
 import { createUsageStore } from './usage.js';
 
 export { FUNCTION_NAME } from './config.js';
@@ -47,7 +48,8 @@ export function createScheduleShootInstance(
           { client, redis, now, owner: `${env['POD_NAME'] ?? FUNCTION_NAME}/${randomUUID()}`, log },
           { reservationTtlMs: config.reservationTimeout, rebuildTimeoutMs: config.rebuildTimeout },
         );
-        return { client, redis, usage, now, rand: Math.random, newId: randomUUID, log, ...overrides };
+        const seeds = cachedSeeds(client, config.seedCacheTtl, now);
+        return { client, seeds, redis, usage, now, rand: Math.random, newId: randomUUID, log, ...overrides };
       },
     },
     opts,

@@ -40,15 +40,40 @@ function regionConfigs(client: KubeClient, config: ScheduleShootConfig): Promise
 }
 
 /** Seeds, CloudProfile and region configs; a message (as the API server words it) when the profile is missing. */
+/** Lists every Seed; a SeedLister may answer from a short-lived cache. */
+export type SeedLister = () => Promise<Seed[]>;
+
+/**
+ * The Seeds, listed at most once per `ttlMs` by this instance (concurrent decisions share one
+ * list; a failed list is not kept). gardener-scheduler decides from an informer cache too; at
+ * 10,000 Seeds one list is ~20 MiB of JSON, more than the decision itself costs. Capacity stays
+ * exact: the reservation checks the counts in Redis, not the list.
+ */
+export function cachedSeeds(client: KubeClient, ttlMs: number, now: () => number): SeedLister {
+  let cached: { at: number; seeds: Promise<Seed[]> } | undefined;
+  return () => {
+    if (ttlMs <= 0) return listAll<Seed>(client, GVK.Seed);
+    const t = now();
+    if (cached && t - cached.at < ttlMs) return cached.seeds;
+    const entry = { at: t, seeds: listAll<Seed>(client, GVK.Seed) };
+    entry.seeds.catch(() => {
+      if (cached === entry) cached = undefined;
+    });
+    cached = entry;
+    return entry.seeds;
+  };
+}
+
 export async function loadInputs(
   client: KubeClient,
   config: ScheduleShootConfig,
   shoot: Shoot,
+  listSeeds: SeedLister = () => listAll<Seed>(client, GVK.Seed),
 ): Promise<InputsResult> {
   const profile = shootCloudProfileName(shoot);
   if (profile === '') return { ok: false, message: 'shoot names no cloud profile' };
   const [seeds, cloudProfile, configMaps] = await Promise.all([
-    listAll<Seed>(client, GVK.Seed),
+    listSeeds(),
     getOptional<CloudProfile>(client, GVK.CloudProfile, undefined, profile),
     regionConfigs(client, config),
   ]);

@@ -24,12 +24,14 @@ import {
   type SchedulerConfig,
 } from '../../shared/seedmanagement/scheduler.js';
 import type { ScheduleShootConfig } from './config.js';
-import { allocatableShoots, loadInputs, readShoot, type DecisionInputs } from './inputs.js';
+import { allocatableShoots, loadInputs, readShoot, type DecisionInputs, type SeedLister } from './inputs.js';
 import { clearRetry, recordShootEvent, reportFailure, requeueShoot } from './report.js';
 import { keyOfShoot, shootKey, type UsageStore } from './usage.js';
 
 export interface ScheduleDeps {
   client: KubeClient;
+  /** The Seeds (cached briefly per instance; see cachedSeeds). */
+  seeds?: SeedLister;
   redis: () => Promise<Redis>;
   usage: UsageStore;
   now: () => number;
@@ -159,7 +161,7 @@ async function schedule(
   shoot: Shoot,
   viaRequeue: boolean,
 ): Promise<ScheduleOutcome> {
-  const loaded = await loadInputs(deps.client, config, shoot);
+  const loaded = await loadInputs(deps.client, config, shoot, deps.seeds);
   if (!loaded.ok) {
     const description = `Failed to schedule Shoot: ${loaded.message}`;
     return (await failed(deps, config, shoot, description, viaRequeue)).outcome;

@@ -40,6 +40,8 @@ const PROFILE = 'local';
 const PROVIDER = 'local';
 
 const CONFIG = `schedulerName: default-scheduler
+# the tests change Seeds between steps and expect the next decision to see them
+seedCacheTtl: 0s
 candidateDeterminationStrategy: SameRegion
 retrySyncPeriod: 1s
 maxRetryPeriod: 10s
