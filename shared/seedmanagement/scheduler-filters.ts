@@ -34,6 +34,7 @@ export function isFilterStage(value: unknown): value is FilterStage {
 
 /** Why a seed is not a candidate (stage 8), as upstream words it. */
 export const CANDIDATE_MESSAGES = {
+  dns: 'seed does not support DNS',
   taints: "shoot does not tolerate the seed's taints",
   capacity: 'seed does not have available capacity for shoots',
   invalidAllocatable: 'seed has an allocatable quantity for shoots that cannot be parsed',
@@ -174,7 +175,22 @@ export function taintsTolerated(seed: Seed, shoot: Shoot): boolean {
 }
 
 /** Why the seed is no candidate (stage 8), or undefined when it is one. */
+/**
+ * Shoot domains (upstream's ignoreSeedDueToDNSConfiguration, gardener ≤ 1.6x): a seed whose
+ * `spec.settings.shootDNS.enabled` is false cannot host a shoot with `spec.dns` unless the
+ * shoot's primary DNS provider (the one marked primary, else the first) is `unmanaged`. A seed
+ * without the setting supports DNS (upstream's default).
+ */
+export function seedRefusesShootDns(seed: Seed, shoot: Shoot): boolean {
+  const setting = (seed.spec.settings?.['shootDNS'] as { enabled?: boolean } | undefined)?.enabled;
+  if (setting !== false || !shoot.spec.dns) return false;
+  const providers = (shoot.spec.dns['providers'] ?? []) as { type?: string; primary?: boolean }[];
+  const primary = providers.find((p) => p.primary === true) ?? providers[0];
+  return primary?.type !== 'unmanaged';
+}
+
 export function candidateProblem(seed: Seed, ctx: FilterContext): string | undefined {
+  if (seedRefusesShootDns(seed, ctx.shoot)) return CANDIDATE_MESSAGES.dns;
   if (!taintsTolerated(seed, ctx.shoot)) return CANDIDATE_MESSAGES.taints;
   const allocatable = seed.status?.allocatable;
   if (!allocatable || !Object.prototype.hasOwnProperty.call(allocatable, RESOURCE_SHOOTS)) return undefined;

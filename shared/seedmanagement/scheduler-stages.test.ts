@@ -81,6 +81,56 @@ describe('decideSchedule: taints, capacity, restrictions, emergency stop, purpos
       'candidates: 0/1 seed cluster candidate(s) are eligible for scheduling: {seed-1 => seed has an allocatable quantity for shoots that cannot be parsed}',
     ],
     [
+      'domains: a seed with shootDNS disabled refuses a shoot with a DNS domain',
+      {
+        seeds: [
+          seed('seed-1', (s) => (s.spec.settings = { ...s.spec.settings, shootDNS: { enabled: false } })),
+        ],
+        shoot: shoot((s) => (s.spec.dns = { domain: 'a.example.com', providers: [{ type: 'aws-route53' }] })),
+      },
+      'candidates: 0/1 seed cluster candidate(s) are eligible for scheduling: {seed-1 => seed does not support DNS}',
+    ],
+    [
+      'domains: an unmanaged primary DNS provider is fine without shootDNS',
+      {
+        seeds: [
+          seed('seed-1', (s) => (s.spec.settings = { ...s.spec.settings, shootDNS: { enabled: false } })),
+        ],
+        shoot: shoot(
+          (s) =>
+            (s.spec.dns = {
+              domain: 'a.example.com',
+              providers: [{ type: 'aws-route53' }, { type: 'unmanaged', primary: true }],
+            }),
+        ),
+      },
+      'seed-1',
+    ],
+    [
+      'domains: a shoot without dns fits any seed; a seed without the setting supports DNS',
+      {
+        seeds: [
+          seed('seed-1', (s) => (s.spec.settings = { ...s.spec.settings, shootDNS: { enabled: false } })),
+          seed('seed-2', full('5')),
+        ],
+        usage: { 'seed-1': 3 },
+      },
+      'seed-2',
+    ],
+    [
+      'domains: the DNS problem is recorded before taints',
+      {
+        seeds: [
+          seed('seed-1', (s) => {
+            s.spec.settings = { ...s.spec.settings, shootDNS: { enabled: false } };
+            s.spec.taints = [{ key: 't' }];
+          }),
+        ],
+        shoot: shoot((s) => (s.spec.dns = { domain: 'a.example.com' })),
+      },
+      'candidates: 0/1 seed cluster candidate(s) are eligible for scheduling: {seed-1 => seed does not support DNS}',
+    ],
+    [
       'first failure per seed, names sorted',
       {
         seeds: [seed('z', full('1')), seed('a', (s) => ((s.spec.taints = [{ key: 't' }]), full('0')(s)))],
