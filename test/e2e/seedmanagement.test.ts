@@ -55,6 +55,8 @@ maxRetryPeriod: 4s
 reserveAttempts: 10
 reservationTimeout: 5s
 rebuildTimeout: 10s
+# the test places a shoot right after a new seed turned ready: no reuse of a Seed list (default 2s)
+seedCacheTtl: 0s
 `;
 const SEED_STATUS_CONFIG = `managedSeedNamespace: ${GARDEN}
 default:
