@@ -1,0 +1,650 @@
+/**
+ * Issue 8: RBAC per function is the least that works. The embedded API server runs with RBAC
+ * enforcement on; the admin applies the ServiceAccounts, Roles, ClusterRoles and bindings of every
+ * manifest in knative/ (not the Knative Services, Triggers and Sources, which it does not serve).
+ * Then each tested function runs its typical event path with a kubeconfig holding only a token
+ * of its own ServiceAccount (TokenRequest), succeeds, and logs no 403; and one request its Role
+ * does not need is refused (the Role is not wider than needed).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { parse, parseAllDocuments, stringify } from 'yaml';
+import { startApiServer, type ApiServer } from '../../local/apiserver/index.js';
+import type { Seed, Shoot } from '../../shared/api/core.js';
+import { GVK } from '../../shared/api/gvk.js';
+import type { DeployItem } from '../../shared/api/landscaper.js';
+import { createLogger } from '../../shared/log/index.js';
+import {
+  createKubeClient,
+  isNotFound,
+  kubeConfigFromYaml,
+  type KubeClient,
+} from '../../shared/kube/index.js';
+import { createWeederInstance, runWeederEvent } from '../../functions/weeder/handler.js';
+import {
+  createScheduleShootInstance,
+  runScheduleShootEvent,
+} from '../../functions/schedule-shoot/handler.js';
+import { createSeedStatusInstance, runSeedStatusEvent } from '../../functions/seed-status/handler.js';
+import { createManagedSeedInstance, runManagedSeedEvent } from '../../functions/managedseed/handler.js';
+import { checkHandler, createCheckInstance } from '../../functions/responsibility-check/handler.js';
+import type { FetchLike } from '../../shared/events/index.js';
+import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
+import { createMockDeployer } from '../../functions/deployer-mock/plugin.js';
+import { triggerJob } from '../../functions/deployitem-trigger/trigger.js';
+import { createDeployerInstance, runDeployerEvent } from '../../shared/deployer/runtime/function.js';
+import { rawRequest } from '../support/cluster.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+
+const SYSTEM = 'landscape-system';
+const RBAC_KINDS = new Set(['ServiceAccount', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
+
+let srv: ApiServer;
+let redis: TestRedis;
+let dir: string;
+/** The admin's client (system:masters). */
+let admin: KubeClient;
+let objects: k8s.KubernetesObjectApi;
+let core: k8s.CoreV1Api;
+
+/** Every RBAC object (and Namespace) of the manifests under knative/. */
+async function rbacObjects(): Promise<k8s.KubernetesObject[]> {
+  const root = join(process.cwd(), 'knative');
+  const out: k8s.KubernetesObject[] = [];
+  const entries = await readdir(root, { withFileTypes: true });
+  for (const family of entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()) {
+    for (const file of (await readdir(join(root, family))).filter((f) => f.endsWith('.yaml')).sort()) {
+      for (const doc of parseAllDocuments(await readFile(join(root, family, file), 'utf8'))) {
+        const obj = doc.toJS() as k8s.KubernetesObject | null;
+        if (obj?.kind && (RBAC_KINDS.has(obj.kind) || obj.kind === 'Namespace')) out.push(obj);
+      }
+    }
+  }
+  return out;
+}
+
+async function ensureNamespace(name: string): Promise<void> {
+  try {
+    await admin.create(GVK.Namespace, { metadata: { name } });
+  } catch (err) {
+    if ((err as { code?: number }).code !== 409 && !String(err).includes('AlreadyExists')) throw err;
+  }
+}
+
+/** A token of ServiceAccount landscape-system/<name> (TokenRequest). */
+async function tokenFor(name: string): Promise<string> {
+  const tr = await core.createNamespacedServiceAccountToken({
+    namespace: SYSTEM,
+    name,
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [] } },
+  });
+  return tr.status!.token;
+}
+
+interface Kubeconfig {
+  users: { name: string; user: Record<string, unknown> }[];
+  contexts: { name: string; context: Record<string, unknown> }[];
+}
+
+/** The main cluster's kubeconfig with the admin token replaced by `token`. */
+function kubeconfigYamlFor(token: string): string {
+  const config = parse(srv.cluster().kubeconfigYaml()) as Kubeconfig;
+  config.users = [{ name: 'fn', user: { token } }];
+  for (const c of config.contexts) c.context = { ...c.context, user: 'fn', namespace: SYSTEM };
+  return stringify(config);
+}
+
+interface FunctionIdentity {
+  token: string;
+  /** Path of a kubeconfig file with only the function's token. */
+  kubeconfig: string;
+  /** A client acting as the function's ServiceAccount. */
+  client: KubeClient;
+}
+
+async function identity(name: string): Promise<FunctionIdentity> {
+  const token = await tokenFor(name);
+  const yaml = kubeconfigYamlFor(token);
+  const kubeconfig = join(dir, `${name}.kubeconfig`);
+  await writeFile(kubeconfig, yaml);
+  return { token, kubeconfig, client: createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: name }) };
+}
+
+/** A logger whose lines are kept, and a check that none of them mentions a 403. */
+function capturingLogger(name: string): {
+  log: ReturnType<typeof createLogger>;
+  lines: string[];
+} {
+  const lines: string[] = [];
+  const log = createLogger({
+    name,
+    level: 'debug',
+    destination: { write: (l: string) => void lines.push(l) },
+  });
+  return { log, lines };
+}
+
+function forbiddenLines(lines: string[]): string[] {
+  return lines.filter((l) => /\b403\b|forbidden/i.test(l));
+}
+
+interface Attributes {
+  verb: string;
+  group?: string;
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+}
+
+/** SelfSubjectAccessReview with `token`: is the request allowed? */
+async function can(token: string, attrs: Attributes): Promise<boolean> {
+  const r = await rawRequest(
+    srv,
+    srv.cluster().name,
+    '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+    {
+      method: 'POST',
+      token,
+      body: JSON.stringify({
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectAccessReview',
+        spec: { resourceAttributes: attrs },
+      }),
+    },
+  );
+  if (r.status !== 201 && r.status !== 200) throw new Error(`SelfSubjectAccessReview: ${r.status} ${r.text}`);
+  return (r.json as { status: { allowed: boolean } }).status.allowed === true;
+}
+
+/** A direct request with `token`; returns the HTTP status. */
+async function statusOf(token: string, path: string, method = 'GET'): Promise<number> {
+  return (await rawRequest(srv, srv.cluster().name, path, { method, token })).status;
+}
+
+beforeAll(async () => {
+  srv = await startApiServer({ clusters: [{ name: 'main', rbac: true }] });
+  redis = await startRedis();
+  dir = await mkdtemp(join(tmpdir(), 'rbac-security-'));
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(srv.cluster().kubeconfigYaml());
+  objects = k8s.KubernetesObjectApi.makeApiClient(kc);
+  core = kc.makeApiClient(k8s.CoreV1Api);
+  admin = createKubeClient(kubeConfigFromYaml(srv.cluster().kubeconfigYaml()), { fieldManager: 'admin' });
+  const all = await rbacObjects();
+  for (const ns of all.filter((o) => o.kind === 'Namespace')) await objects.create(ns);
+  await ensureNamespace(SYSTEM);
+  const namespaces = new Set(all.map((o) => o.metadata?.namespace).filter((n): n is string => !!n));
+  for (const ns of namespaces) await ensureNamespace(ns);
+  for (const obj of all.filter((o) => o.kind !== 'Namespace')) await objects.create(obj);
+}, 30_000);
+
+afterAll(async () => {
+  await redis?.stop();
+  await srv?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+it('the RBAC objects of every manifest are applied, and a function token is not the admin', async () => {
+  const sas = await core.listNamespacedServiceAccount({ namespace: SYSTEM });
+  const names = sas.items.map((s) => s.metadata!.name);
+  for (const fn of [
+    'weeder',
+    'probe-tick',
+    'schedule-shoot',
+    'deployer-mock',
+    'seed-status',
+    'managedseed',
+  ]) {
+    expect(names).toContain(fn);
+  }
+  const { token } = await identity('weeder');
+  expect(await statusOf(token, '/api/v1/namespaces')).toBe(403);
+});
+
+describe('weeder', () => {
+  const CONFIG = `watchDuration: 5s
+servicesAndDependantSelectors:
+  kube-apiserver:
+    podSelectors:
+      - matchExpressions:
+          - {key: role, operator: In, values: [controller-manager]}
+`;
+  const NS = 'shoot--rbac--weeder';
+
+  it('deletes crash-looping dependants with only its ClusterRole, and cannot read Secrets', async () => {
+    const id = await identity('weeder');
+    const { log, lines } = capturingLogger('weeder');
+    await ensureNamespace(NS);
+    const pod = async (name: string, reason?: string): Promise<void> => {
+      await admin.create(GVK.Pod, {
+        metadata: { name, namespace: NS, labels: { role: 'controller-manager' } },
+        spec: { containers: [{ name: 'c', image: 'i' }] },
+      });
+      const state = reason ? { waiting: { reason } } : { running: { startedAt: new Date().toISOString() } };
+      await admin.patchStatus(
+        GVK.Pod,
+        { namespace: NS, name },
+        {
+          status: {
+            phase: 'Running',
+            containerStatuses: [{ name: 'c', image: 'i', imageID: '', ready: false, restartCount: 3, state }],
+          },
+        },
+      );
+    };
+    await pod('kcm-1', 'CrashLoopBackOff');
+    await pod('kcm-ok');
+    const slice = (ready: boolean): Record<string, unknown> => ({
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: {
+        name: 'kube-apiserver-x1',
+        namespace: NS,
+        labels: { 'kubernetes.io/service-name': 'kube-apiserver' },
+      },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready } }],
+    });
+    const event = (action: string, data: Record<string, unknown>): Record<string, unknown> => ({
+      type: `dev.knative.apiserver.resource.${action}`,
+      kind: data.kind,
+      namespace: NS,
+      name: (data.metadata as { name: string }).name,
+      data,
+    });
+    const instance = createWeederInstance({
+      env: () => ({ KUBECONFIG: id.kubeconfig, REDIS_URL: redis.url, CONFIG_FILE: '/weeder.yaml' }),
+      readFile: () => Promise.resolve(CONFIG),
+      log,
+    });
+    try {
+      expect(await runWeederEvent(instance, event('add', slice(false)))).toBe(0);
+      expect(await runWeederEvent(instance, event('update', slice(true)))).toBe(1);
+    } finally {
+      await instance.close();
+    }
+    expect(await admin.get(GVK.Pod, NS, 'kcm-1').then(() => false, isNotFound)).toBe(true);
+    expect((await admin.get(GVK.Pod, NS, 'kcm-ok')).metadata).toBeDefined();
+    expect(forbiddenLines(lines)).toEqual([]);
+
+    expect(await can(id.token, { verb: 'list', resource: 'secrets' })).toBe(false);
+    expect(await statusOf(id.token, '/api/v1/secrets')).toBe(403);
+    expect(
+      await can(id.token, { verb: 'delete', group: 'apps', resource: 'deployments', namespace: NS }),
+    ).toBe(false);
+  });
+});
+
+describe('schedule-shoot', () => {
+  const NS = 'garden-rbac';
+  const CONFIG = `schedulerName: default-scheduler
+seedCacheTtl: 0s
+candidateDeterminationStrategy: SameRegion
+retrySyncPeriod: 1s
+maxRetryPeriod: 10s
+reserveAttempts: 10
+reservationTimeout: 5s
+rebuildTimeout: 10s
+`;
+
+  async function createSeed(name: string): Promise<void> {
+    await admin.create<Seed>(GVK.Seed, {
+      metadata: { name },
+      spec: {
+        provider: { type: 'rbac', region: 'rbac' },
+        settings: { scheduling: { visible: true } },
+        networks: { pods: '10.1.0.0/16', services: '10.2.0.0/16' },
+      },
+    });
+    const now = new Date().toISOString();
+    await admin.patchStatus(
+      GVK.Seed,
+      { name },
+      {
+        status: {
+          conditions: [{ type: 'GardenletReady', status: 'True', lastTransitionTime: now }],
+          lastOperation: { type: 'Reconcile', state: 'Succeeded', lastUpdateTime: now },
+        },
+      },
+    );
+  }
+
+  it('binds a shoot to a seed with only its Roles, and cannot delete Shoots or read Secrets', async () => {
+    const id = await identity('schedule-shoot');
+    const { log, lines } = capturingLogger('schedule-shoot');
+    await ensureNamespace(NS);
+    await admin.create(GVK.CloudProfile, { metadata: { name: 'rbac' }, spec: { type: 'rbac' } });
+    await createSeed('rbac-a');
+    await createSeed('rbac-b');
+    const shoot = (name: string, seedName?: string): Promise<Shoot> =>
+      admin.create<Shoot>(GVK.Shoot, {
+        metadata: { name, namespace: NS },
+        spec: {
+          cloudProfileName: 'rbac',
+          region: 'rbac',
+          provider: { type: 'rbac', workers: [{ name: 'pool', machine: { type: 'm' } }] },
+          ...(seedName ? { seedName } : {}),
+        },
+      });
+    await shoot('old-1', 'rbac-a');
+    await shoot('new-1');
+    const instance = createScheduleShootInstance({
+      env: () => ({ KUBECONFIG: id.kubeconfig, REDIS_URL: redis.url, CONFIG_FILE: '/schedule-shoot.yaml' }),
+      readFile: () => Promise.resolve(CONFIG),
+      log,
+    });
+    try {
+      const outcome = await runScheduleShootEvent(instance, {
+        specversion: '1.0',
+        id: randomUUID(),
+        source: 'https://garden/apis/v1/namespaces/landscape-system/apiserversources/seedmanagement',
+        type: 'dev.knative.apiserver.ref.add',
+        kind: 'Shoot',
+        apiversion: 'core.gardener.cloud/v1beta1',
+        name: 'new-1',
+        namespace: NS,
+        data: { kind: 'Shoot', apiVersion: 'core.gardener.cloud/v1beta1', name: 'new-1', namespace: NS },
+      });
+      expect(outcome).toEqual({ result: 'scheduled', seedName: 'rbac-b' });
+    } finally {
+      await instance.close();
+    }
+    expect((await admin.get<Shoot>(GVK.Shoot, NS, 'new-1')).spec.seedName).toBe('rbac-b');
+    const events = await admin.list<{ metadata: object; involvedObject: { name: string }; reason: string }>(
+      GVK.Event,
+      NS,
+    );
+    expect(events.items.filter((e) => e.involvedObject.name === 'new-1').map((e) => e.reason)).toEqual([
+      'SchedulingSuccessful',
+    ]);
+    expect(forbiddenLines(lines)).toEqual([]);
+
+    expect(
+      await can(id.token, {
+        verb: 'delete',
+        group: 'core.gardener.cloud',
+        resource: 'shoots',
+        namespace: NS,
+      }),
+    ).toBe(false);
+    expect(
+      await statusOf(id.token, `/apis/core.gardener.cloud/v1beta1/namespaces/${NS}/shoots/new-1`, 'DELETE'),
+    ).toBe(403);
+    expect(await can(id.token, { verb: 'get', resource: 'secrets', namespace: NS })).toBe(false);
+  });
+});
+
+describe('seed-status', () => {
+  const CONFIG = `default:
+  capacity: {shoots: 50}
+seeds:
+  rbac-plain: {capacity: {shoots: 100}, reserved: {shoots: 10}}
+`;
+
+  it("writes a seed's capacity with only its ClusterRole, and cannot patch Seed specs", async () => {
+    const id = await identity('seed-status');
+    const { log, lines } = capturingLogger('seed-status');
+    await admin.create(GVK.Seed, {
+      metadata: { name: 'rbac-plain' },
+      spec: {
+        provider: { type: 'local', region: 'local' },
+        networks: { pods: '10.1.0.0/16', services: '10.2.0.0/16' },
+      },
+    });
+    const instance = createSeedStatusInstance({
+      env: () => ({ KUBECONFIG: id.kubeconfig, CONFIG_FILE: '/seed-status.yaml' }),
+      readFile: () => Promise.resolve(CONFIG),
+      log,
+    });
+    try {
+      const apiVersion = 'core.gardener.cloud/v1beta1';
+      const ce = {
+        specversion: '1.0',
+        id: randomUUID(),
+        source: 'https://apiserver',
+        type: 'dev.knative.apiserver.ref.add',
+        kind: 'Seed',
+        apiversion: apiVersion,
+        name: 'rbac-plain',
+        data: { kind: 'Seed', name: 'rbac-plain', apiVersion },
+      };
+      expect(await runSeedStatusEvent(instance, ce)).toEqual(['write']);
+    } finally {
+      await instance.close();
+    }
+    expect((await admin.get<Seed>(GVK.Seed, undefined, 'rbac-plain')).status).toMatchObject({
+      capacity: { shoots: '100' },
+      allocatable: { shoots: '90' },
+    });
+    expect(forbiddenLines(lines)).toEqual([]);
+
+    expect(await can(id.token, { verb: 'patch', group: 'core.gardener.cloud', resource: 'seeds' })).toBe(
+      false,
+    );
+    expect(await can(id.token, { verb: 'delete', group: 'core.gardener.cloud', resource: 'seeds' })).toBe(
+      false,
+    );
+    expect(await statusOf(id.token, '/api/v1/secrets')).toBe(403);
+  });
+});
+
+describe('deployitem-trigger and deployer-mock', () => {
+  const NS = 'rbac-deployers';
+  const FN = 'deployer-mock';
+
+  it('hand out and finish a job with only their ClusterRoles, and cannot delete DeployItems', async () => {
+    const trig = await identity('deployitem-trigger');
+    const mock = await identity('deployer-mock');
+    const { log, lines } = capturingLogger('deployers');
+    await ensureNamespace(NS);
+    await admin.create(GVK.Pod, {
+      metadata: { name: 'replica-a', namespace: SYSTEM },
+      spec: { containers: [{ name: 'fn', image: 'fn' }] },
+    });
+    await admin.create(GVK.DeployItem, {
+      apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+      kind: 'DeployItem',
+      metadata: { name: 'ok', namespace: NS },
+      spec: {
+        type: 'landscaper.gardener.cloud/mock',
+        config: {
+          apiVersion: 'mock.deployer.landscaper.gardener.cloud/v1alpha1',
+          kind: 'ProviderConfiguration',
+          providerStatus: { key: 'v' },
+          export: { answer: 42 },
+        },
+      },
+    });
+    const triggered = await triggerJob(
+      { client: trig.client, now: () => new Date(), newId: randomUUID, log },
+      { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
+      { namespace: NS, name: 'ok' },
+    );
+    expect(triggered).toBe('Created');
+
+    const plugin = createMockDeployer();
+    const instance = createDeployerInstance(FN, plugin, {
+      env: () => ({
+        KUBECONFIG: mock.kubeconfig,
+        REDIS_URL: redis.url,
+        POD_NAME: 'replica-a',
+        POD_NAMESPACE: SYSTEM,
+      }),
+      log,
+    });
+    try {
+      const outcome = await runDeployerEvent(FN, plugin, instance, {
+        type: 'dev.landscape.deployitem.reconcile',
+        deployertype: 'mock',
+        namespace: NS,
+        name: 'ok',
+      });
+      expect(outcome).toBe('finished');
+    } finally {
+      await instance.close();
+    }
+    const item = await admin.get<DeployItem>(GVK.DeployItem, NS, 'ok');
+    expect(item.status).toMatchObject({ phase: 'Succeeded', providerStatus: { key: 'v' } });
+    expect(item.status?.jobIDFinished).toBe(item.status?.jobID);
+    expect(await admin.get(GVK.Secret, NS, item.status!.exportRef!.name)).toBeDefined();
+    expect(forbiddenLines(lines)).toEqual([]);
+
+    const deployItems = `/apis/landscaper.gardener.cloud/v1alpha1/namespaces/${NS}/deployitems/ok`;
+    for (const id of [trig, mock]) {
+      expect(
+        await can(id.token, {
+          verb: 'delete',
+          group: 'landscaper.gardener.cloud',
+          resource: 'deployitems',
+          namespace: NS,
+        }),
+      ).toBe(false);
+      expect(await statusOf(id.token, deployItems, 'DELETE')).toBe(403);
+    }
+    expect(await can(trig.token, { verb: 'get', resource: 'secrets', namespace: NS })).toBe(false);
+    expect(await can(mock.token, { verb: 'list', resource: 'secrets' })).toBe(false);
+  });
+});
+
+describe('responsibility-check', () => {
+  const NS = 'rbac-check';
+  const CONFIG = `deployers:
+  - name: mock
+    type: landscaper.gardener.cloud/mock
+    targetSelectors:
+      - annotations: [{key: landscaper.gardener.cloud/environment, operator: "=", values: [dev]}]
+`;
+
+  it('decides the responsible deployer with only its ClusterRole, and cannot patch DeployItems', async () => {
+    const id = await identity('responsibility-check');
+    const { log, lines } = capturingLogger('responsibility-check');
+    await ensureNamespace(NS);
+    await admin.create(GVK.Target, {
+      apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+      kind: 'Target',
+      metadata: {
+        name: 'dev',
+        namespace: NS,
+        annotations: { 'landscaper.gardener.cloud/environment': 'dev' },
+      },
+      spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', config: { kubeconfig: 'x' } },
+    });
+    // no deployer annotations: the check reads the full item and its Target
+    const created = await admin.create<DeployItem>(GVK.DeployItem, {
+      apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+      kind: 'DeployItem',
+      metadata: { name: 'item', namespace: NS },
+      spec: { type: 'landscaper.gardener.cloud/mock', target: { name: 'dev' }, config: { a: 1 } },
+    });
+    const sent: Record<string, string>[] = [];
+    const fetch: FetchLike = (_url, init) => {
+      const headers = new Headers(init.headers);
+      sent.push({
+        type: headers.get('ce-type') ?? '',
+        deployertype: headers.get('ce-deployertype') ?? '',
+        uid: headers.get('ce-uid') ?? '',
+      });
+      return Promise.resolve(new Response(null, { status: 202 }));
+    };
+    const instance = createCheckInstance({
+      env: () => ({ KUBECONFIG: id.kubeconfig, K_SINK: 'http://sink.invalid/', CONFIG_FILE: '/config.yaml' }),
+      readFile: () => Promise.resolve(CONFIG),
+      fetch,
+      log,
+    });
+    try {
+      const check = checkHandler(instance);
+      await check({
+        type: 'dev.knative.apiserver.ref.update',
+        kind: 'DeployItem',
+        namespace: NS,
+        name: 'item',
+      });
+      // a resync lists every DeployItem
+      await check({ type: 'dev.landscape.resync' });
+    } finally {
+      await instance.close();
+    }
+    expect(sent[0]).toEqual({
+      type: 'dev.landscape.deployitem.reconcile',
+      deployertype: 'mock',
+      uid: created.metadata?.uid,
+    });
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(forbiddenLines(lines)).toEqual([]);
+
+    const di = { group: 'landscaper.gardener.cloud', resource: 'deployitems', namespace: NS };
+    expect(await can(id.token, { verb: 'patch', ...di })).toBe(false);
+    expect(await can(id.token, { verb: 'update', ...di, subresource: 'status' })).toBe(false);
+    expect(await can(id.token, { verb: 'get', resource: 'secrets', namespace: NS })).toBe(false);
+  });
+});
+
+describe('managedseed', () => {
+  const seedSpec = {
+    provider: { type: 'local', region: 'local' },
+    networks: { pods: '10.1.0.0/16', services: '10.2.0.0/16' },
+  };
+
+  it('registers the Seed of a reconciled shoot with only its ClusterRole, and cannot create Shoots', async () => {
+    const id = await identity('managedseed');
+    const { log, lines } = capturingLogger('managedseed');
+    await ensureNamespace('garden');
+    const shoot = await admin.create<Shoot>(GVK.Shoot, {
+      metadata: { name: 'rbac-ms-shoot', namespace: 'garden' },
+      spec: { region: 'local', provider: { type: 'local' } },
+    });
+    await admin.patchStatus(
+      GVK.Shoot,
+      { namespace: 'garden', name: 'rbac-ms-shoot' },
+      {
+        status: {
+          observedGeneration: shoot.metadata?.generation,
+          lastOperation: { type: 'Create', state: 'Succeeded' },
+        },
+      },
+    );
+    await admin.create(GVK.ManagedSeed, {
+      metadata: { name: 'rbac-ms', namespace: 'garden' },
+      spec: { shoot: { name: 'rbac-ms-shoot' }, gardenlet: { config: { seedConfig: { spec: seedSpec } } } },
+    });
+    const instance = createManagedSeedInstance({
+      env: () => ({ KUBECONFIG: id.kubeconfig, REDIS_URL: redis.url, CONFIG_FILE: '/config.yaml' }),
+      readFile: () => Promise.resolve('waitSyncPeriod: 15s\nerrorBackoff: {min: 2s, max: 1m}\n'),
+      log,
+    });
+    const apiVersion = 'seedmanagement.gardener.cloud/v1alpha1';
+    try {
+      const outcome = await runManagedSeedEvent(instance, {
+        specversion: '1.0',
+        id: randomUUID(),
+        source: 'https://apiserver',
+        type: 'dev.knative.apiserver.ref.add',
+        kind: 'ManagedSeed',
+        apiversion: apiVersion,
+        namespace: 'garden',
+        name: 'rbac-ms',
+        data: { kind: 'ManagedSeed', namespace: 'garden', name: 'rbac-ms', apiVersion },
+      });
+      expect(outcome).toEqual(['registered']);
+    } finally {
+      await instance.close();
+    }
+    const ms = await admin.get<ManagedSeed>(GVK.ManagedSeed, 'garden', 'rbac-ms');
+    expect(ms.status?.conditions?.find((c) => c.type === 'SeedRegistered')).toMatchObject({ status: 'True' });
+    expect((await admin.get<Seed>(GVK.Seed, undefined, 'rbac-ms')).metadata?.name).toBe('rbac-ms');
+    expect(forbiddenLines(lines)).toEqual([]);
+
+    const shoots = { group: 'core.gardener.cloud', resource: 'shoots', namespace: 'garden' };
+    expect(await can(id.token, { verb: 'create', ...shoots })).toBe(false);
+    expect(await can(id.token, { verb: 'patch', ...shoots })).toBe(false);
+    expect(await statusOf(id.token, '/api/v1/namespaces/garden/secrets')).toBe(403);
+  });
+});
