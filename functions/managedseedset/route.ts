@@ -40,10 +40,11 @@ function stringAttr(...sources: Record<string, unknown>[]): (key: string) => str
 function parse(ce: unknown): Parsed {
   const e = (typeof ce === 'object' && ce !== null ? ce : {}) as Record<string, unknown>;
   const data = (typeof e.data === 'object' && e.data !== null ? e.data : {}) as Record<string, unknown>;
-  const ref = eventObjectRef(ce);
+  const kind = stringAttr(e, data)('kind');
+  const ref = eventObjectRef(ce, { kind });
   return {
     type: eventType(ce),
-    kind: stringAttr(e, data)('kind'),
+    kind,
     namespace: ref?.namespace ?? '',
     name: ref?.name ?? '',
     target: stringAttr(e)('target'),

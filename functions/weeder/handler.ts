@@ -59,8 +59,9 @@ function parse(ce: unknown): { action?: RecoveryAction; kind: string; object: Re
 type Pod = Parameters<typeof onPod>[2];
 
 function asPod(object: Record<string, unknown>): Pod | undefined {
-  const meta = object.metadata as { name?: string; namespace?: string } | undefined;
-  return meta?.name && meta.namespace ? (object as unknown as Pod) : undefined;
+  const meta = object.metadata as { name?: unknown; namespace?: unknown } | undefined;
+  const named = typeof meta?.name === 'string' && typeof meta.namespace === 'string';
+  return named && meta.name !== '' && meta.namespace !== '' ? (object as unknown as Pod) : undefined;
 }
 
 /** One event; the number of pods deleted (tests). */

@@ -76,7 +76,7 @@ function endpointsState(
   kind: EndpointsKind,
 ): { namespace: string; name: string; service: string; ready: boolean } | undefined {
   const { namespace, name } = object.metadata ?? {};
-  if (!namespace || !name) return undefined;
+  if (typeof namespace !== 'string' || typeof name !== 'string' || !namespace || !name) return undefined;
   const slice = kind === 'EndpointSlice';
   const service = slice ? serviceOfSlice(object) : name;
   if (!service || !config.servicesAndDependantSelectors[service]) return undefined;

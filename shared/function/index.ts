@@ -123,16 +123,47 @@ function stringField(...sources: Record<string, unknown>[]): (key: string) => st
   };
 }
 
-/** The object of an API-server, reconcile or requeue event (attributes first, then data); undefined when the event names none. */
-export function eventObjectRef(ce: unknown): EventObjectRef | undefined {
+/** An object name as the API server accepts it for the kinds events name (a DNS subdomain). */
+const OBJECT_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+/** A namespace name (a DNS label). */
+const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Kinds the functions get events for that have no namespace. */
+const CLUSTER_SCOPED_KINDS = new Set(['Seed', 'Cluster', 'Node', 'Namespace', 'CloudProfile', 'Project']);
+
+export interface EventObjectRefOptions {
+  /** The object's kind: a namespaced kind without a namespace names no object. */
+  kind?: string;
+  /** The object is namespaced whatever the kind says. */
+  namespaced?: boolean;
+}
+
+function isNamespaced(opts: EventObjectRefOptions): boolean {
+  return opts.namespaced ?? (opts.kind !== undefined && !CLUSTER_SCOPED_KINDS.has(opts.kind));
+}
+
+function validRef(name: string, namespace: string, namespaced: boolean): boolean {
+  if (name.length === 0 || name.length > 253 || !OBJECT_NAME.test(name)) return false;
+  if (namespace === '') return !namespaced;
+  return namespace.length <= 63 && NAMESPACE_NAME.test(namespace);
+}
+
+/**
+ * The object of an API-server, reconcile or requeue event (attributes first, then data);
+ * undefined when the event names none — or names one no API server could hold (a name that is not
+ * a DNS subdomain of at most 253 characters, a namespace that is not a DNS label, a namespaced
+ * kind without a namespace), so a bad event is acknowledged instead of retried forever.
+ */
+export function eventObjectRef(ce: unknown, opts: EventObjectRefOptions = {}): EventObjectRef | undefined {
   if (typeof ce !== 'object' || ce === null) return undefined;
   const e = ce as Record<string, unknown>;
   const data = (typeof e.data === 'object' && e.data !== null ? e.data : {}) as Record<string, unknown>;
   const field = stringField(e, data);
-  const name = field('name');
-  if (!name) return undefined;
+  const name = field('name') ?? '';
+  const namespace = field('namespace') ?? '';
+  if (!validRef(name, namespace, isNamespaced(opts))) return undefined;
   const uid = stringField(e)('uid');
-  return { namespace: field('namespace') ?? '', name, ...(uid ? { uid } : {}) };
+  return { namespace, name, ...(uid ? { uid } : {}) };
 }
 
 /** The CloudEvent `type`, or '' */

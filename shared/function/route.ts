@@ -31,7 +31,7 @@ export async function routeObjectEvent<T>(
   const type = eventType(ce);
   const kind = eventKind(ce);
   if (type === EventTypes.resync) return routes.resync(kind);
-  const ref = eventObjectRef(ce);
+  const ref = eventObjectRef(ce, { kind });
   if (!ref) {
     log.warn('event names no object; ignored', { type, kind });
     return [];

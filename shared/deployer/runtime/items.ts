@@ -57,7 +57,7 @@ export function deployItemEventHandler<C, D>(
       return;
     }
     if (type.endsWith('.delete')) return;
-    const ref = eventObjectRef(ce);
+    const ref = eventObjectRef(ce, { namespaced: true });
     if (!ref) {
       r.log.warn('event names no DeployItem; ignored', { type });
       return;

@@ -1,0 +1,403 @@
+/**
+ * Bad-input catalogue (issue 8): each named bad input, and the place its error shows up.
+ *
+ * | input                                         | where the error shows                      |
+ * | --------------------------------------------- | ------------------------------------------ |
+ * | malformed CloudEvent                          | 400 at the broker ingress, nothing sent    |
+ * | event for an unknown kind / type              | acknowledged, nothing written              |
+ * | DeployItem with an invalid / 1 MB config      | Failed status, ERR_CONFIGURATION_PROBLEM   |
+ * | Target with an exec / file-path kubeconfig    | Failed status InvalidTarget + Warning Event|
+ * | config file with wrong types                  | loadConfig lists every problem             |
+ * | selector that does not parse                  | loadConfig problem naming the selector     |
+ * | DeployItem name of 253 characters             | reconciled; SyncObject `<prefix>-<uid>`    |
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApiServer, type ApiServer } from '../../local/apiserver/index.js';
+import { GVK } from '../../shared/api/gvk.js';
+import { KUBERNETES_CLUSTER_TARGET_TYPE, type DeployItem } from '../../shared/api/landscaper.js';
+import { createLogger } from '../../shared/log/index.js';
+import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../shared/kube/index.js';
+import {
+  createDeployerInstance,
+  runDeployerEvent,
+  type DeployerConfig,
+  type DeployerInstanceDeps,
+} from '../../shared/deployer/runtime/function.js';
+import type { FunctionInstance } from '../../shared/function/index.js';
+import { createMockDeployer } from '../../functions/deployer-mock/plugin.js';
+import { triggerJob } from '../../functions/deployitem-trigger/trigger.js';
+import { createWeederInstance, runWeederEvent } from '../../functions/weeder/handler.js';
+import { loadConfig as weederConfig } from '../../functions/weeder/config.js';
+import { loadConfig as checkConfig } from '../../functions/responsibility-check/config.js';
+import { loadConfig as deadLetterConfig } from '../../functions/dead-letter/config.js';
+import { loadConfig as probeTickConfig } from '../../functions/probe-tick/config.js';
+import { loadConfig as scheduleShootConfig } from '../../functions/schedule-shoot/config.js';
+import { Broker } from '../../triggers/broker/broker.js';
+import { deadLetterFile, JsonlDeadLetterStore } from '../../triggers/broker/dlq.js';
+import { startIngress, type RunningIngress } from '../../triggers/broker/ingress.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+
+const NS = 'badinput';
+const FN = 'deployer-mock';
+const plugin = createMockDeployer();
+const log = createLogger({ name: 'test', level: 'error', destination: { write: () => undefined } });
+
+let srv: ApiServer;
+let redis: TestRedis;
+let dir: string;
+let client: KubeClient;
+let kubeconfigYaml: string;
+let deployer: FunctionInstance<DeployerConfig, DeployerInstanceDeps>;
+
+beforeAll(async () => {
+  [srv, redis] = await Promise.all([startApiServer({ clusters: ['main'] }), startRedis()]);
+  dir = await mkdtemp(join(tmpdir(), 'badinput-'));
+  kubeconfigYaml = srv.cluster('main').kubeconfigYaml();
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(kubeconfig, kubeconfigYaml);
+  client = createKubeClient(kubeConfigFromYaml(kubeconfigYaml), { fieldManager: 'test' });
+  for (const name of [NS, 'landscape-system']) await client.create(GVK.Namespace, { metadata: { name } });
+  await client.create(GVK.Pod, {
+    metadata: { name: 'replica-a', namespace: 'landscape-system' },
+    spec: { containers: [{ name: 'fn', image: 'fn' }] },
+  });
+  deployer = createDeployerInstance(FN, plugin, {
+    env: () => ({
+      KUBECONFIG: kubeconfig,
+      REDIS_URL: redis.url,
+      POD_NAME: 'replica-a',
+      POD_NAMESPACE: 'landscape-system',
+    }),
+    log,
+  });
+}, 30_000);
+
+afterAll(async () => {
+  await deployer?.close();
+  await redis?.stop();
+  await srv?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const mockConfig = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  apiVersion: 'mock.deployer.landscaper.gardener.cloud/v1alpha1',
+  kind: 'ProviderConfiguration',
+  ...extra,
+});
+
+async function createItem(name: string, spec: Record<string, unknown>): Promise<void> {
+  await client.create(GVK.DeployItem, {
+    apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+    kind: 'DeployItem',
+    metadata: { name, namespace: NS },
+    spec: { type: 'landscaper.gardener.cloud/mock', ...spec },
+  });
+}
+
+/** The job trigger, then the deployer, as their functions would run them. */
+async function settle(name: string): Promise<string | undefined> {
+  await triggerJob(
+    { client, now: () => new Date(), newId: () => crypto.randomUUID(), log },
+    { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
+    { namespace: NS, name },
+  );
+  return runDeployerEvent(FN, plugin, deployer, {
+    type: 'dev.landscape.deployitem.reconcile',
+    deployertype: 'mock',
+    namespace: NS,
+    name,
+  });
+}
+
+const getItem = (name: string): Promise<DeployItem> => client.get<DeployItem>(GVK.DeployItem, NS, name);
+
+async function warnings(name: string): Promise<{ reason?: string; message?: string }[]> {
+  const events = await client.list<{
+    metadata?: { name?: string };
+    type?: string;
+    reason?: string;
+    message?: string;
+    involvedObject?: { name?: string };
+  }>(GVK.Event, NS);
+  return events.items.filter((e) => e.type === 'Warning' && e.involvedObject?.name === name);
+}
+
+describe('malformed CloudEvents: 400 at the broker ingress, nothing delivered', () => {
+  let ingress: RunningIngress;
+  let broker: Broker;
+  let delivered = 0;
+  const BASE = {
+    'ce-specversion': '1.0',
+    'ce-id': 'e1',
+    'ce-source': '/s',
+    'ce-type': 'dev.landscape.requeue',
+  };
+
+  beforeAll(async () => {
+    broker = new Broker({
+      name: 'default',
+      triggers: [
+        {
+          name: 'fn',
+          namespace: 'default',
+          broker: 'default',
+          attributes: {},
+          subscriber: { uri: 'http://127.0.0.1:9/' },
+          delivery: { retry: 0 },
+        },
+      ],
+      deadLetters: new JsonlDeadLetterStore(
+        deadLetterFile(join(dir, 'dlq'), { namespace: 'default', name: 'default' }),
+      ),
+      fetch: () => {
+        delivered++;
+        return Promise.resolve(new Response(null, { status: 204 }));
+      },
+    });
+    ingress = await startIngress({ brokers: [broker] });
+  });
+  afterAll(async () => {
+    await ingress?.close();
+  });
+
+  it.each([
+    ['missing id', { ...BASE, 'ce-id': undefined }, '', /ce-id/],
+    ['missing source', { ...BASE, 'ce-source': undefined }, '', /ce-source/],
+    ['missing type', { ...BASE, 'ce-type': undefined }, '', /ce-type/],
+    ['wrong specversion', { ...BASE, 'ce-specversion': '2.0' }, '', /unsupported specversion "2.0"/],
+    ['invalid attribute name', { ...BASE, 'ce-bad_name': 'x' }, '', /invalid attribute name "bad_name"/],
+    [
+      'plain JSON, not a CloudEvent',
+      { 'content-type': 'application/json' },
+      '{"kind":"Pod"}',
+      /missing required attribute/,
+    ],
+    [
+      'structured event without source',
+      { 'content-type': 'application/cloudevents+json' },
+      JSON.stringify({ specversion: '1.0', id: '1', type: 't' }),
+      /missing required attribute "source"/,
+    ],
+  ])('%s', async (_what, headers, body, message) => {
+    const res = await fetch(ingress.url, {
+      method: 'POST',
+      headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<
+        string,
+        string
+      >,
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(message);
+    await broker.idle();
+    expect(delivered).toBe(0);
+  });
+});
+
+describe('events for an unknown kind or type: acknowledged, nothing written', () => {
+  it('weeder: an event for an unknown kind deletes nothing', async () => {
+    const weeder = createWeederInstance({
+      env: () => ({ KUBECONFIG: join(dir, 'kubeconfig'), REDIS_URL: redis.url, CONFIG_FILE: '/weeder.yaml' }),
+      readFile: () => Promise.resolve('watchDuration: 1m\nservicesAndDependantSelectors: {}\n'),
+      log,
+    });
+    try {
+      await expect(
+        runWeederEvent(weeder, {
+          type: 'dev.knative.apiserver.resource.update',
+          kind: 'Frobnicator',
+          data: { kind: 'Frobnicator', metadata: { name: 'x', namespace: NS } },
+        }),
+      ).resolves.toBe(0);
+    } finally {
+      await weeder.close();
+    }
+  });
+
+  it('deployer: an event of an unknown type, or for an unknown object, leaves the item alone', async () => {
+    await createItem('untouched', { config: mockConfig() });
+    const before = (await getItem('untouched')).metadata?.resourceVersion;
+    for (const ce of [
+      { type: 'dev.landscape.nope', deployertype: 'mock', namespace: NS, name: 'untouched' },
+      { type: 'dev.landscape.deployitem.reconcile', deployertype: 'mock', namespace: NS, name: 'absent' },
+      { type: 'dev.landscape.deployitem.reconcile', kind: 'Frobnicator', namespace: NS, name: 'absent' },
+    ]) {
+      await expect(runDeployerEvent(FN, plugin, deployer, ce)).resolves.not.toThrow();
+    }
+    expect((await getItem('untouched')).metadata?.resourceVersion).toBe(before);
+    expect(await warnings('untouched')).toEqual([]);
+  });
+});
+
+describe('DeployItems with a bad config: Failed status with a clear reason', () => {
+  it.each([
+    ['an invalid provider config', { config: mockConfig({ phase: 'Done' }) }, 'ProviderConfigurationInvalid'],
+    ['no provider config', {}, 'ProviderConfigurationMissing'],
+    [
+      'a 1 MB invalid provider config',
+      { config: mockConfig({ phase: 'Done', junk: 'x'.repeat(1 << 20) }) },
+      'ProviderConfigurationInvalid',
+    ],
+    [
+      'a config with fields of the wrong types',
+      { config: mockConfig({ phase: 7, providerStatus: 'not-an-object', export: ['x'] }) },
+      'ProviderConfigurationInvalid',
+    ],
+    ['an invalid timeout', { config: mockConfig(), timeout: 'soon' }, 'InvalidTimeout'],
+  ] as [string, Record<string, unknown>, string | RegExp][])('%s', async (what, spec, reason) => {
+    const name = `cfg-${what.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+    await createItem(name, spec);
+    expect(await settle(name)).toBe('finished');
+    const item = await getItem(name);
+    expect(item.status?.phase).toBe('Failed');
+    expect(item.status?.lastError?.reason).toEqual(
+      typeof reason === 'string' ? reason : expect.stringMatching(reason),
+    );
+    expect(item.status?.lastError?.codes).toEqual(['ERR_CONFIGURATION_PROBLEM']);
+    expect(item.status?.lastError?.message).toBeTruthy();
+    expect((item.status?.lastError?.message ?? '').length).toBeLessThan(10_000);
+  });
+});
+
+it('a DeployItem whose config is not an object is refused by the API server (422), before any function sees it', async () => {
+  await expect(createItem('cfg-string', { config: 'not an object' })).rejects.toMatchObject({ code: 422 });
+});
+
+describe('Targets with an exec or file-path kubeconfig: InvalidTarget status and Warning Event', () => {
+  it.each([
+    ['exec', 'exec: {command: /bin/sh, apiVersion: client.authentication.k8s.io/v1}', /exec is not allowed/],
+    [
+      'token-file',
+      'token-file: /var/run/secrets/kubernetes.io/serviceaccount/token',
+      /token-file is not allowed/,
+    ],
+    ['client-certificate path', 'client-certificate: /etc/passwd', /client-certificate is not allowed/],
+  ])('%s', async (what, entry, message) => {
+    const suffix = what.replace(/[^a-z]+/g, '-');
+    const evil = kubeconfigYaml.replace(/token: .*/, entry);
+    expect(evil).not.toBe(kubeconfigYaml);
+    await client.create(GVK.Target, {
+      apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+      kind: 'Target',
+      metadata: { name: `tgt-${suffix}`, namespace: NS },
+      spec: { type: KUBERNETES_CLUSTER_TARGET_TYPE, config: { kubeconfig: evil } },
+    });
+    const name = `target-${suffix}`;
+    await createItem(name, { target: { name: `tgt-${suffix}` }, config: mockConfig() });
+    expect(await settle(name)).toBe('finished');
+    const item = await getItem(name);
+    expect(item.status?.phase).toBe('Failed');
+    expect(item.status?.lastError).toMatchObject({
+      reason: 'InvalidTarget',
+      codes: ['ERR_CONFIGURATION_PROBLEM'],
+    });
+    expect(item.status?.lastError?.message).toMatch(message);
+    expect(await warnings(name)).toContainEqual(expect.objectContaining({ reason: 'InvalidTarget' }));
+  });
+});
+
+describe('config files with wrong types: loadConfig lists every problem', () => {
+  it.each([
+    [
+      'dead-letter',
+      () => deadLetterConfig('logData: maybe\nmaxDataChars: "many"\n', {}),
+      [
+        'logData: Invalid input: expected boolean, received string',
+        'maxDataChars: Invalid input: expected number, received string',
+      ],
+    ],
+    [
+      'weeder',
+      () => weederConfig('watchDuration: [1]\nservicesAndDependantSelectors: 3\n', {}),
+      [
+        'watchDuration: must be a Go duration string such as "30s"',
+        'servicesAndDependantSelectors: must be a mapping of service name to {podSelectors}',
+      ],
+    ],
+    [
+      'probe-tick',
+      () => probeTickConfig('probeInterval: true\n', {}),
+      [
+        'kubeConfigSecretName: required',
+        'probeInterval: must be a Go duration string such as "30s"',
+        'dependentResourceInfos: required',
+      ],
+    ],
+    [
+      'responsibility-check',
+      () => checkConfig('sink: http://x\ndeployers: {}\n', {}),
+      ['deployers: Invalid input: expected array, received object'],
+    ],
+    [
+      'schedule-shoot',
+      () => scheduleShootConfig('strategy: 7\n', { REDIS_URL: 'redis://127.0.0.1:1' }),
+      ['(root): Unrecognized key: "strategy"'],
+    ],
+  ])('%s', (_fn, load, problems) => {
+    const r = load();
+    expect(r.ok).toBe(false);
+    expect(r.ok ? [] : r.problems).toEqual(problems);
+  });
+});
+
+describe('selectors that do not parse: a problem naming the selector', () => {
+  const weederWith = (selector: string): ReturnType<typeof weederConfig> =>
+    weederConfig(
+      `watchDuration: 5m\nservicesAndDependantSelectors:\n  etcd:\n    podSelectors:\n      - ${selector}\n`,
+      {},
+    );
+  it.each([
+    [
+      'weeder: unknown operator',
+      () => weederWith('matchExpressions: [{key: role, operator: Within, values: [a]}]'),
+      'servicesAndDependantSelectors.etcd.podSelectors.0.matchExpressions.0.operator: must be one of In, NotIn, Exists, DoesNotExist',
+    ],
+    [
+      'weeder: values with Exists',
+      () => weederWith('matchExpressions: [{key: role, operator: Exists, values: [a]}]'),
+      'servicesAndDependantSelectors.etcd.podSelectors.0.matchExpressions.0.values: must be empty for Exists',
+    ],
+    [
+      'weeder: invalid label key',
+      () => weederWith('matchLabels: {"bad key!": x}'),
+      'servicesAndDependantSelectors.etcd.podSelectors.0.matchLabels.bad key!: must be a qualified label key',
+    ],
+    [
+      'responsibility-check: unknown target selector operator',
+      () =>
+        checkConfig(
+          'sink: http://x\ndeployers:\n  - name: mock\n    type: landscaper.gardener.cloud/mock\n    targetSelectors:\n      - annotations: [{key: env, operator: "~", values: [dev]}]\n',
+          {},
+        ),
+      expect.stringMatching(/^deployers\.0\.targetSelectors\.0\.annotations\.0\.operator: Invalid option/),
+    ],
+    [
+      'responsibility-check: a selector string instead of a list',
+      () =>
+        checkConfig(
+          'sink: http://x\ndeployers:\n  - name: mock\n    type: landscaper.gardener.cloud/mock\n    targetSelectors: "env=dev"\n',
+          {},
+        ),
+      'deployers.0.targetSelectors: Invalid input: expected array, received string',
+    ],
+  ] as [string, () => ReturnType<typeof weederConfig>, unknown][])('%s', (_what, load, problem) => {
+    const r = load();
+    expect(r.ok).toBe(false);
+    expect(r.ok ? [] : r.problems).toEqual([problem]);
+  });
+});
+
+describe('a DeployItem name of 253 characters (the longest the API server takes)', () => {
+  it('is reconciled; its SyncObject is named `<prefix>-<uid>`, not after the item', async () => {
+    const name = `long-${'n'.repeat(253 - 5)}`;
+    expect(name).toHaveLength(253);
+    await createItem(name, { config: mockConfig() });
+    expect(await settle(name)).toBe('finished');
+    const item = await getItem(name);
+    expect(item.status?.phase).toBe('Succeeded');
+    const syncObjects = await client.list<{ metadata: { name: string } }>(GVK.SyncObject, NS);
+    for (const so of syncObjects.items) expect(so.metadata.name.length).toBeLessThanOrEqual(253);
+  });
+});
