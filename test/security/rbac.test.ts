@@ -24,6 +24,7 @@ import {
   type KubeClient,
 } from '../../shared/kube/index.js';
 import { createWeederInstance, runWeederEvent } from '../../functions/weeder/handler.js';
+import { createProbeTickInstance, runProbeTick } from '../../functions/probe-tick/handler.js';
 import {
   createScheduleShootInstance,
   runScheduleShootEvent,
@@ -646,5 +647,107 @@ describe('managedseed', () => {
     expect(await can(id.token, { verb: 'create', ...shoots })).toBe(false);
     expect(await can(id.token, { verb: 'patch', ...shoots })).toBe(false);
     expect(await statusOf(id.token, '/api/v1/namespaces/garden/secrets')).toBe(403);
+  });
+});
+
+describe('probe-tick', () => {
+  const NS = 'shoot--rbac--a';
+  const NODES = ['rbac-node-a', 'rbac-node-b', 'rbac-node-c'];
+  const CONFIG = `kubeConfigSecretName: dwd-api-server-probe-secret
+probeInterval: 200ms
+initialDelay: 0s
+probeTimeout: 2s
+backoffJitterFactor: 0
+kcmNodeMonitorGraceDuration: 4s
+dependentResourceInfos:
+  - ref: {kind: Deployment, name: kube-controller-manager, apiVersion: apps/v1}
+    scaleUp: {level: 0}
+    scaleDown: {level: 1}
+  - ref: {kind: Deployment, name: machine-controller-manager, apiVersion: apps/v1}
+    scaleUp: {level: 1}
+    scaleDown: {level: 0}
+`;
+  const deployment = (name: string): Record<string, unknown> => ({
+    metadata: { name, namespace: NS, labels: { app: name } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+    },
+  });
+
+  it('scales the dependents of a shoot with expired leases with only its ClusterRole, and reads no other Secret', async () => {
+    const id = await identity('probe-tick');
+    const { log, lines } = capturingLogger('probe-tick');
+    // the "shoot" is this same cluster, reached with the admin kubeconfig of the probe Secret: the
+    // Role under test is the seed side's
+    await ensureNamespace(NS);
+    await admin.create(GVK.Secret, {
+      metadata: { name: 'dwd-api-server-probe-secret', namespace: NS },
+      data: { kubeconfig: Buffer.from(srv.cluster().kubeconfigYaml()).toString('base64') },
+    });
+    for (const name of ['kube-controller-manager', 'machine-controller-manager'])
+      await admin.create(GVK.Deployment, deployment(name));
+    const micro = (ms: number): string => new Date(ms).toISOString().replace(/Z$/, '000Z'); // MicroTime
+    const expired = micro(Date.now() - 3_600_000);
+    for (const [i, node] of NODES.entries()) {
+      await admin.create(GVK.Node, {
+        metadata: { name: node, labels: { 'worker.gardener.cloud/pool': 'pool' } },
+      });
+      await admin.create(GVK.Lease, {
+        metadata: { name: node, namespace: 'kube-node-lease' },
+        spec: { holderIdentity: node, renewTime: i < 2 ? expired : micro(Date.now()) },
+      });
+      await admin.create(GVK.Machine, {
+        metadata: { name: `m-${node}`, namespace: NS, labels: { node } },
+        spec: {},
+      });
+    }
+    await admin.create(GVK.Cluster, {
+      metadata: { name: NS },
+      spec: {
+        cloudProfile: { raw: {} },
+        seed: { raw: {} },
+        shoot: {
+          metadata: { name: 'a', namespace: 'garden-rbac' },
+          spec: { region: 'local', provider: { type: 'local', workers: [{ name: 'pool' }] } },
+          status: { lastOperation: { type: 'Reconcile', state: 'Succeeded' } },
+        },
+      },
+    });
+    const instance = createProbeTickInstance({
+      env: () => ({
+        KUBECONFIG: id.kubeconfig,
+        REDIS_URL: redis.url,
+        CONFIG_FILE: '/p.yaml',
+        PROBE_TICK_SPAN: '0s',
+      }),
+      readFile: () => Promise.resolve(CONFIG),
+      log,
+    });
+    const replicas = async (name: string): Promise<number> =>
+      (await admin.get<{ metadata: { name: string }; spec: { replicas: number } }>(GVK.Deployment, NS, name))
+        .spec.replicas;
+    try {
+      const end = Date.now() + 15_000;
+      while ((await replicas('kube-controller-manager')) !== 0 && Date.now() < end) {
+        await runProbeTick(instance);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await instance.close();
+    }
+    expect(await replicas('machine-controller-manager')).toBe(0);
+    expect(await replicas('kube-controller-manager')).toBe(0);
+    expect(lines.some((l) => l.includes('Lease probe failed'))).toBe(true);
+    expect(forbiddenLines(lines)).toEqual([]);
+
+    expect(await can(id.token, { verb: 'get', resource: 'secrets', namespace: NS, name: 'other' })).toBe(
+      false,
+    );
+    expect(await statusOf(id.token, `/api/v1/namespaces/${NS}/secrets`)).toBe(403);
+    expect(
+      await can(id.token, { verb: 'delete', group: 'apps', resource: 'deployments', namespace: NS }),
+    ).toBe(false);
   });
 });
