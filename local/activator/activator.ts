@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { ReplicaChaos } from './chaos.js';
 import { FunctionPool, type PodHooks, type PoolDeps, type PoolStatus } from './pool.js';
 import type { ScaleLimits } from './scale.js';
 import type { FunctionService } from './services.js';
@@ -103,6 +104,8 @@ export class Activator {
   private server: Server | undefined;
   private ticker: NodeJS.Timeout | undefined;
   url = '';
+  /** Test-only: kills replicas at random moments while switched on (`npm run drill`). */
+  readonly chaos: ReplicaChaos = new ReplicaChaos(this);
 
   constructor(private readonly o: ActivatorOptions) {
     const events = metrics(o.registry);
@@ -144,6 +147,13 @@ export class Activator {
 
   pool(namespace: string, name: string): FunctionPool | undefined {
     return this.pools.get(`${namespace}/${name}`);
+  }
+
+  /** SIGKILLs one replica of a function (its requests are delivered again); false when none. */
+  killReplica(namespace: string, name: string, pod: string): boolean {
+    return (
+      this.pools.get(`${namespace}/${name}`)?.killReplica(pod, 'replica chaos: killing a replica') ?? false
+    );
   }
 
   /** A replica's Pod was deleted by someone: kill that replica. */
@@ -213,6 +223,7 @@ export class Activator {
   }
 
   async stop(): Promise<void> {
+    this.chaos.set(undefined);
     if (this.ticker) clearInterval(this.ticker);
     await Promise.all([...this.pools.values()].map((p) => p.stop()));
     const server = this.server;

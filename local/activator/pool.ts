@@ -273,10 +273,16 @@ export class FunctionPool {
 
   /** The Pod was deleted: the replica is killed at once (its requests are delivered again). */
   podDeleted(name: string): void {
+    this.killReplica(name, 'Pod deleted: killing its replica');
+  }
+
+  /** SIGKILLs one replica (its requests in flight are delivered again); false when there is none. */
+  killReplica(name: string, why: string): boolean {
     const slot = this.slots.get(name);
-    if (!slot?.replica) return;
-    this.deps.log('warn', 'Pod deleted: killing its replica', { function: this.service.name, pod: name });
+    if (!slot?.replica) return false;
+    this.deps.log('warn', why, { function: this.service.name, pod: name });
     slot.replica.kill();
+    return true;
   }
 
   private emitReplicas(): void {
