@@ -6,7 +6,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer, type WorkloadSimulation } from './apiserver/index.js';
+import {
+  startApiServer,
+  type ApiServer,
+  type ApiServerOptions,
+  type WorkloadSimulation,
+} from './apiserver/index.js';
 import { CONTROL_FILE, type ControlFile } from './control.js';
 import { kubeConfigFromFile } from '../shared/kube/index.js';
 import { createLogger } from '../shared/log/index.js';
@@ -44,6 +49,8 @@ export interface LandscapeOptions {
   kubeconfig?: string;
   /** The fixture controller playing gardenlet (local/fixtures); undefined: off (`--no-fixtures`). */
   fixtures?: FixtureOptions;
+  /** Keep an audit log of every cluster's writes (`api.audit(name)`); off by default. */
+  audit?: ApiServerOptions['audit'];
 }
 
 export interface Landscape {
@@ -133,6 +140,7 @@ async function startApi(opts: LandscapeOptions): Promise<ApiServer> {
     pkiDir: join(opts.stateDir, 'pki'),
     workloads: opts.workloads,
     dataDir: opts.dataDir,
+    audit: opts.audit,
     clusters: [
       { name: 'main', port: opts.port, rbac: opts.rbac },
       ...opts.clusters.filter((c) => c !== 'main').map((name) => ({ name, rbac: opts.rbac })),

@@ -17,6 +17,8 @@ import { Registry, resourceKey } from './registry.js';
 import { requestHandler } from './server.js';
 import { Store } from './store.js';
 import { TrafficCounter } from './traffic.js';
+import { FaultInjector } from './faults.js';
+import { outsideRequests, type AuditLog } from './audit.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -52,6 +54,8 @@ export interface ClusterOptions {
   persistence?: Persistence;
   /** Count requests and body bytes by verb and resource (`cluster.traffic`); off by default. */
   countTraffic?: boolean;
+  /** Records every change of the store here (the ApiServer owns it: it outlives a restart). */
+  audit?: AuditLog;
 }
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -72,6 +76,11 @@ function trafficCounter(opts: ClusterOptions, registry: Registry): TrafficCounte
   return opts.countTraffic ? new TrafficCounter(registry) : undefined;
 }
 
+/** Records the store's changes in the cluster's audit log (when it has one); returns the detach. */
+function attachAudit(opts: ClusterOptions, store: Store): () => void {
+  return opts.audit ? opts.audit.attach(store, opts.name) : (): void => undefined;
+}
+
 export class Cluster {
   readonly name: string;
   readonly token: string;
@@ -84,17 +93,22 @@ export class Cluster {
   readonly ops: Operations;
   /** Requests and bytes served, when the cluster was made with `countTraffic`. */
   readonly traffic?: TrafficCounter;
-  private port: number;
+  /** Test-only fault injection on the cluster's resource requests; off until `faults.set(spec)`. */
+  readonly faults = new FaultInjector();
+  /** The audit log the cluster records its changes in, when it was made with one. */
+  readonly audit?: AuditLog;
+  private currentPort: number;
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private readonly stopControllers: () => void;
   private readonly pki: Pki;
   private readonly persistence?: Persistence;
+  private readonly stopAudit: () => void;
 
   constructor(opts: ClusterOptions) {
     this.name = opts.name;
     this.host = opts.host ?? '127.0.0.1';
-    this.port = opts.port ?? 0;
+    this.currentPort = opts.port ?? 0;
     this.token = opts.token ?? randomBytes(24).toString('hex');
     this.pki = opts.pki;
     this.rbac = opts.rbac ?? false;
@@ -111,6 +125,8 @@ export class Cluster {
     // after the controllers (which write nothing for restored objects), before bootstrap (logged too)
     opts.persistence?.attach(this.store);
     this.persistence = opts.persistence;
+    this.audit = opts.audit;
+    this.stopAudit = attachAudit(opts, this.store);
     this.bootstrap(opts.crds ?? []);
   }
 
@@ -119,7 +135,8 @@ export class Cluster {
     defOf: (resource: string) => ResourceDef | undefined,
     workloads?: WorkloadSimulation,
   ): () => void {
-    const deps = { store: this.store, ops: this.ops, defOf };
+    // what the controllers do is theirs, not that of the request whose write set them off
+    const deps = { store: outsideRequests(this.store), ops: this.ops, defOf };
     const stops = [
       startControllers({ ...deps, registry: this.registry }),
       new GarbageCollector(deps).start(),
@@ -156,7 +173,12 @@ export class Cluster {
   }
 
   get url(): string {
-    return `https://${this.host}:${this.port}`;
+    return `https://${this.host}:${this.currentPort}`;
+  }
+
+  /** The port (0 until the first start when none was asked for). */
+  get port(): number {
+    return this.currentPort;
   }
 
   get running(): boolean {
@@ -175,7 +197,8 @@ export class Cluster {
         store: this.store,
         ops: this.ops,
         openapi: new OpenApiCache(this.registry),
-        serverAddress: () => `${this.host}:${this.port}`,
+        serverAddress: () => `${this.host}:${this.currentPort}`,
+        faults: this.faults,
       }),
     );
     // before the server's own listener, so that every byte it answers is seen
@@ -186,10 +209,10 @@ export class Cluster {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.port, this.host, () => resolve());
+      server.listen(this.currentPort, this.host, () => resolve());
     });
     const address = server.address();
-    if (address && typeof address === 'object') this.port = address.port;
+    if (address && typeof address === 'object') this.currentPort = address.port;
     this.server = server;
   }
 
@@ -208,6 +231,7 @@ export class Cluster {
   async shutdown(): Promise<void> {
     await this.stop();
     this.stopControllers();
+    this.stopAudit();
     await this.persistence?.close();
   }
 

@@ -9,6 +9,7 @@ import type { KubeObject } from './types.js';
 import type { WorkloadSimulation } from './workloads.js';
 import { createPki, loadOrCreatePki, type Pki } from './pki.js';
 import { openPersistence } from './persist/index.js';
+import { AuditLog } from './audit.js';
 
 export { Cluster, type ClusterOptions } from './cluster.js';
 export type { Pki } from './pki.js';
@@ -20,9 +21,11 @@ export {
   type TrafficSnapshot,
 } from './traffic.js';
 export type { WorkloadSimulation } from './workloads.js';
+export { AuditLog, type AuditRecord, type AuditOptions } from './audit.js';
+export { FaultInjector, FAULT_KINDS, type FaultKind, type FaultSpec } from './faults.js';
 export type { KubeObject, ResourceDef } from './types.js';
 
-export type ClusterSpec = Omit<ClusterOptions, 'crds' | 'pki'> & { productCrds?: boolean };
+export type ClusterSpec = Omit<ClusterOptions, 'crds' | 'pki' | 'audit'> & { productCrds?: boolean };
 
 export interface ApiServerOptions {
   /** Cluster names or options; the first is the main cluster. Default: `['main']`. */
@@ -37,6 +40,8 @@ export interface ApiServerOptions {
   pkiDir?: string;
   /** Keeps every cluster's objects in `<dataDir>/<cluster>/` across restarts (none: in memory only). */
   dataDir?: string;
+  /** Keep an audit log of every change of each cluster (`api.audit(name)`); optionally of some resources only. Off by default. */
+  audit?: boolean | { resources?: readonly string[] };
 }
 
 export interface ApiServer {
@@ -44,6 +49,14 @@ export interface ApiServer {
   clusters(): Cluster[];
   /** Adds and starts another cluster at run time (e.g. a shoot). */
   addCluster(opts: ClusterSpec): Promise<Cluster>;
+  /**
+   * Restarts one cluster as a process restart would: shut down (port closed, connections and
+   * watches cut, controllers stopped, data flushed), then built again from the data directory on
+   * the same port with the same token and PKI, and started. Rejects without `dataDir`.
+   */
+  restartCluster(name: string): Promise<Cluster>;
+  /** The audit log of a cluster (default: the main one); undefined when auditing is off. */
+  audit(name?: string): AuditLog | undefined;
   stop(): Promise<void>;
 }
 
@@ -68,6 +81,19 @@ interface Shared {
   opts: ApiServerOptions;
   crds: KubeObject[];
   pki: Pki;
+  /** One audit log per cluster name (when auditing is on): it outlives a restart. */
+  audits: Map<string, AuditLog>;
+}
+
+function auditLogFor(shared: Shared, name: string): AuditLog | undefined {
+  const audit = shared.opts.audit;
+  if (!audit) return undefined;
+  let log = shared.audits.get(name);
+  if (!log) {
+    log = new AuditLog(audit === true ? {} : audit);
+    shared.audits.set(name, log);
+  }
+  return log;
 }
 
 /** One cluster, restored from its data directory when there is one. */
@@ -86,6 +112,7 @@ async function makeCluster(shared: Shared, spec: ClusterSpec, main: boolean): Pr
       pki: shared.pki,
       crds: main || spec.productCrds ? shared.crds : [],
       persistence,
+      audit: auditLogFor(shared, spec.name),
     });
   } catch (e) {
     await persistence?.close();
@@ -105,32 +132,62 @@ async function startAll(shared: Shared, specs: ClusterSpec[]): Promise<Map<strin
   return byName;
 }
 
+/** Starts a made cluster; shuts it down again when it cannot start. */
+async function started(c: Cluster): Promise<Cluster> {
+  try {
+    await c.start();
+  } catch (e) {
+    await c.shutdown();
+    throw e;
+  }
+  return c;
+}
+
+/**
+ * Restart of one cluster (ApiServer.restartCluster): shut down, then made again from its data
+ * directory with the same spec, port and admin token (the PKI is shared, the ServiceAccount
+ * token key is kept in the data directory), and started.
+ */
+async function restart(shared: Shared, old: Cluster, spec: ClusterSpec, main: boolean): Promise<Cluster> {
+  if (!shared.opts.dataDir) {
+    throw new Error(
+      `cannot restart cluster "${old.name}" without a dataDir: restarting would lose everything it holds`,
+    );
+  }
+  const port = old.port;
+  await old.shutdown();
+  return started(await makeCluster(shared, { ...spec, port, token: old.token }, main));
+}
+
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const crds = await loadCrds(opts.crdFiles ?? (await defaultCrdFiles()));
   const pki: Pki = opts.pkiDir ? await loadOrCreatePki(opts.pkiDir) : await createPki();
-  const shared: Shared = { opts, crds, pki };
+  const shared: Shared = { opts, crds, pki, audits: new Map() };
   const specs = (opts.clusters ?? ['main']).map((c) => (typeof c === 'string' ? { name: c } : c));
   const byName = await startAll(shared, specs);
+  const specOf = new Map<string, ClusterSpec>(specs.map((s) => [s.name, s]));
   const mainName = specs[0]?.name ?? 'main';
+  const cluster = (name = mainName): Cluster => {
+    const c = byName.get(name);
+    if (!c) throw new Error(`no cluster named "${name}"`);
+    return c;
+  };
   return {
-    cluster(name = mainName) {
-      const c = byName.get(name);
-      if (!c) throw new Error(`no cluster named "${name}"`);
-      return c;
-    },
+    cluster,
     clusters: () => [...byName.values()],
     async addCluster(spec) {
       if (byName.has(spec.name)) throw new Error(`cluster "${spec.name}" exists already`);
-      const c = await makeCluster(shared, spec, false);
-      try {
-        await c.start();
-      } catch (e) {
-        await c.shutdown();
-        throw e;
-      }
+      const c = await started(await makeCluster(shared, spec, false));
       byName.set(spec.name, c);
+      specOf.set(spec.name, spec);
       return c;
     },
+    async restartCluster(name) {
+      const c = await restart(shared, cluster(name), specOf.get(name)!, name === mainName);
+      byName.set(name, c);
+      return c;
+    },
+    audit: (name = mainName) => (byName.has(name) ? shared.audits.get(name) : undefined),
     async stop() {
       await Promise.all([...byName.values()].map((c) => c.shutdown()));
     },

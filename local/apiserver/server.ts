@@ -28,6 +28,8 @@ import {
   type UserInfo,
 } from './rbac/index.js';
 import { ACCESS_REVIEW_PATH, accessReview, sendReview } from './reviews.js';
+import { runAsUser } from './audit.js';
+import { injectFault, type FaultInjector } from './faults.js';
 
 export interface ServerContext {
   token: string;
@@ -40,6 +42,8 @@ export interface ServerContext {
   ops: Operations;
   openapi: OpenApiCache;
   serverAddress: () => string;
+  /** Test-only fault injection (off unless its spec is set). */
+  faults?: FaultInjector;
 }
 
 export function send(
@@ -119,10 +123,22 @@ function sendDiscovery(req: IncomingMessage, res: ServerResponse, doc: unknown):
 
 async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const { pathname } = url;
-  if ((PUBLIC_PATHS as readonly string[]).includes(pathname))
+  if ((PUBLIC_PATHS as readonly string[]).includes(url.pathname))
     return send(res, 200, 'ok', { 'Content-Type': 'text/plain' });
   const user = authenticate(ctx, req, url);
+  // store changes made while serving (also after awaits) carry the user (the audit log)
+  return runAsUser(user.username, () => serve(ctx, req, res, url, user));
+}
+
+/** An authenticated request. */
+async function serve(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  user: UserInfo,
+): Promise<void> {
+  const { pathname } = url;
   if (pathname === ACCESS_REVIEW_PATH) return sendReview(res, await accessReview(ctx, req, user));
   if (nonResource(ctx, pathname, res)) return;
   const path = parseApiPath(pathname);
@@ -132,7 +148,9 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   if ('discovery' in path) throw resourceNotFound();
   const target = resolveResource(ctx.registry, path);
   const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method ?? '') ? await readBody(req) : '';
-  await handleResource(ctx, { req, res, url, target, body });
+  const call = { req, res, url, target, body };
+  if (ctx.faults && injectFault(ctx.faults, call) === 'dropped') return;
+  await handleResource(ctx, call);
 }
 
 /** The request listener of one cluster's HTTP server. */
