@@ -146,17 +146,25 @@ function watch(ctx: ServerContext, call: RestCall, scope: Scope): void {
     'Cache-Control': 'no-cache, private',
   });
   res.flushHeaders();
-  const stop = startWatch(ctx.ops, ctx.store, scope, opts, { write: (line) => res.write(line) });
+  // nothing is written once the response ended (a write after end is an 'error' event on it)
+  const stop = startWatch(ctx.ops, ctx.store, scope, opts, {
+    write: (line) => {
+      if (!res.writableEnded) res.write(line);
+    },
+  });
   if (!stop) {
     res.end();
     return;
   }
   const timeout = (opts.timeoutSeconds ?? 1800 + Math.floor(Math.random() * 1800)) * 1000;
-  const timer = setTimeout(() => res.end(), timeout);
   const close = (): void => {
     clearTimeout(timer);
     stop();
   };
+  const timer = setTimeout(() => {
+    close();
+    res.end();
+  }, timeout);
   res.on('close', close);
 }
 
