@@ -49,6 +49,21 @@ describe('loadConfig', () => {
     expect(problems).toHaveLength(6);
   });
 
+  it('takes the optional sink token from K_SINK_TOKEN (absent: none) and never echoes it in a problem', () => {
+    const withToken = loadConfig(undefined, { ...env, K_SINK_TOKEN: 'tok-abc' });
+    expect(withToken.ok && withToken.config.sinkToken).toBe('tok-abc');
+    const none = loadConfig(undefined, { ...env, K_SINK_TOKEN: '' });
+    expect(none.ok && 'sinkToken' in none.config).toBe(false);
+    const bad = loadConfig('sinkToken: 42\n', { ...env, K_SINK: 'not a url' });
+    expect(bad.ok).toBe(false);
+    expect(bad.ok ? [] : bad.problems).toEqual([
+      expect.stringMatching(/^sink: /),
+      expect.stringMatching(/^sinkToken: /),
+    ]);
+    const leaky = loadConfig(undefined, { ...env, K_SINK: 'nope', K_SINK_TOKEN: 'tok-abc' });
+    expect(JSON.stringify(leaky)).not.toContain('tok-abc');
+  });
+
   it('reports YAML that is not a mapping', () => {
     const r = loadConfig('- a\n- b\n', env);
     expect(r).toEqual({ ok: false, problems: ['config file: the document must be a mapping'] });

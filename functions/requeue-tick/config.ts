@@ -11,6 +11,7 @@
  * source: /apis/landscape/functions/requeue-tick
  * redisUrl: redis://...      # usually from REDIS_URL
  * sink: http://...           # usually from K_SINK
+ * sinkToken: ...             # optional bearer token for the sink, usually from K_SINK_TOKEN
  * ```
  */
 import {
@@ -36,6 +37,8 @@ export const TickConfigSchema = z.strictObject({
   source: z.string().min(1).default(`/apis/landscape/functions/${FUNCTION_NAME}`),
   redisUrl: redisUrlSchema,
   sink: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL (K_SINK)' }),
+  /** Bearer token for the sink (K_SINK_TOKEN; the embedded landscape's ingress); never logged. */
+  sinkToken: z.string().min(1).optional(),
 });
 
 export type TickConfig = z.output<typeof TickConfigSchema>;
@@ -44,6 +47,7 @@ export type TickConfig = z.output<typeof TickConfigSchema>;
 export const ENV_OVERRIDES = {
   REDIS_URL: { key: 'redisUrl' },
   K_SINK: { key: 'sink' },
+  K_SINK_TOKEN: { key: 'sinkToken' },
   REQUEUE_TARGETS: { key: 'targets', kind: 'list' },
   REQUEUE_DISCOVER_TARGETS: { key: 'discoverTargets', kind: 'boolean' },
   REQUEUE_BATCH_SIZE: { key: 'batchSize', kind: 'number' },

@@ -2,7 +2,8 @@
  * requeue-tick: the ticking function of DESIGN "Requeue, never wait". Triggered by
  * `dev.knative.sources.ping` (every minute on Knative; every second in the embedded landscape),
  * it pops the due items of every target and emits one `dev.landscape.requeue` event each to
- * K_SINK. Config: CONFIG_FILE (YAML) with REDIS_URL, K_SINK, REQUEUE_* overrides (./config.ts).
+ * K_SINK (with K_SINK_TOKEN as a bearer token when set). Config: CONFIG_FILE (YAML) with
+ * REDIS_URL, K_SINK, K_SINK_TOKEN, REQUEUE_* overrides (./config.ts).
  * The event is only a hint to tick; its content is not read.
  */
 import * as ff from '@google-cloud/functions-framework';

@@ -74,6 +74,7 @@ export function createTickInstance(opts: TickHandlerOptions = {}): TickInstance 
       await emitOrThrow(event, {
         sink: config.sink,
         timeoutMs: config.emitTimeout,
+        ...(config.sinkToken ? { token: config.sinkToken } : {}),
         ...(opts.fetch ? { fetch: opts.fetch } : {}),
       });
     };

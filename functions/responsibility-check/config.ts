@@ -12,6 +12,7 @@
  *     targetSelectors:
  *       - annotations: [{key: landscaper.gardener.cloud/environment, operator: "=", values: [dev]}]
  * sink: http://...      # usually from K_SINK
+ * sinkToken: ...        # optional bearer token for the sink, usually from K_SINK_TOKEN
  * emitTimeout: 5s
  * ```
  */
@@ -58,6 +59,8 @@ export const CheckConfigSchema = z
     /** Default: the product's own deployers, mock and manifest, for every Target. */
     deployers: z.array(deployer).min(1).default(DEFAULT_DEPLOYERS),
     sink: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL (K_SINK)' }),
+    /** Bearer token for the sink (K_SINK_TOKEN; the embedded landscape's ingress); never logged. */
+    sinkToken: z.string().min(1).optional(),
     emitTimeout: duration.default(5000),
     source: z.string().min(1).default(`/apis/landscape/functions/${FUNCTION_NAME}`),
     logLevel: z.enum(LOG_LEVELS).default('info'),
@@ -75,6 +78,7 @@ export type DeployerEntry = CheckConfig['deployers'][number];
 export const ENV_OVERRIDES = {
   LOG_LEVEL: { key: 'logLevel' },
   K_SINK: { key: 'sink' },
+  K_SINK_TOKEN: { key: 'sinkToken' },
 } as const satisfies Record<string, EnvOverride>;
 
 export type ConfigResult = SharedConfigResult<CheckConfig>;

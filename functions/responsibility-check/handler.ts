@@ -2,7 +2,7 @@
  * responsibility-check: for every DeployItem event of the API-server source (Reference mode), and
  * for every DeployItem on `dev.landscape.resync`, decides which configured deployers are
  * responsible (./check.ts) and emits `dev.landscape.deployitem.reconcile` for each to K_SINK.
- * Config: CONFIG_FILE (YAML) with LOG_LEVEL and K_SINK overrides (./config.ts).
+ * Config: CONFIG_FILE (YAML) with LOG_LEVEL, K_SINK and K_SINK_TOKEN overrides (./config.ts).
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
@@ -32,6 +32,7 @@ export function createCheckInstance(
           await emitOrThrow(event, {
             sink: config.sink,
             timeoutMs: config.emitTimeout,
+            ...(config.sinkToken ? { token: config.sinkToken } : {}),
             ...(opts.fetch ? { fetch: opts.fetch } : {}),
           });
         },

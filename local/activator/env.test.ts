@@ -221,6 +221,49 @@ describe('replicaEnv', () => {
     expect(env[name]).toBe(expected);
   });
 
+  it.each<[string, EnvSource, string | undefined, string | undefined]>([
+    [
+      'K_SINK to the in-cluster broker: the local token',
+      { kind: 'value', value: IN_CLUSTER_SINK },
+      'tok',
+      'tok',
+    ],
+    [
+      'K_SINK elsewhere: no token (it would leak to that sink)',
+      { kind: 'value', value: 'http://other.example/x' },
+      'tok',
+      undefined,
+    ],
+    ['no ingress token: none', { kind: 'value', value: IN_CLUSTER_SINK }, undefined, undefined],
+    [
+      'K_SINK from a Secret (not rewritten): no token',
+      { kind: 'secret', name: 'sink', key: 'url', optional: true },
+      'tok',
+      undefined,
+    ],
+  ])('K_SINK_TOKEN: %s', async (_, from, ingressToken, expected) => {
+    const env = await one('K_SINK', from, {}, ctx({ ingressToken }));
+    expect(env.K_SINK_TOKEN).toBe(expected);
+    expect('K_SINK_TOKEN' in env).toBe(expected !== undefined);
+  });
+
+  it("K_SINK_TOKEN: the local token replaces the Service's own when K_SINK is rewritten", async () => {
+    const service = fn({
+      env: [
+        { name: 'K_SINK_TOKEN', from: { kind: 'value', value: 'cluster-token' } },
+        { name: 'K_SINK', from: { kind: 'value', value: IN_CLUSTER_SINK } },
+      ],
+    });
+    expect((await replicaEnv(service, ctx({ ingressToken: 'local' }))).K_SINK_TOKEN).toBe('local');
+    const elsewhere = fn({
+      env: [
+        { name: 'K_SINK_TOKEN', from: { kind: 'value', value: 'cluster-token' } },
+        { name: 'K_SINK', from: { kind: 'value', value: 'http://other.example/x' } },
+      ],
+    });
+    expect((await replicaEnv(elsewhere, ctx({ ingressToken: 'local' }))).K_SINK_TOKEN).toBe('cluster-token');
+  });
+
   it('a Service env entry wins over the fixed variables', async () => {
     const env = await one(
       'LOG_LEVEL',
@@ -302,7 +345,8 @@ describe('replicaEnv', () => {
         { name: 'REDIS_URL', from: { kind: 'secret', name: 'landscape-redis', key: 'url', optional: false } },
       ],
     });
-    expect(await replicaEnv(service, ctx({ lookup: cluster.lookup, hostEnv: { PATH: '/bin' } }))).toEqual({
+    const context = ctx({ lookup: cluster.lookup, hostEnv: { PATH: '/bin' }, ingressToken: 'ingress-token' });
+    expect(await replicaEnv(service, context)).toEqual({
       PATH: '/bin',
       K_SERVICE: 'requeue-tick',
       K_REVISION: 'requeue-tick-00001',
@@ -313,6 +357,7 @@ describe('replicaEnv', () => {
       POD_NAME: POD,
       POD_NAMESPACE: 'landscape-system',
       K_SINK: `${INGRESS}/landscape-system/default`,
+      K_SINK_TOKEN: 'ingress-token',
       CONFIG_FILE: join(CONFIG_DIR, 'requeue-tick.yaml'),
       REDIS_URL: 'redis://in-cluster:6379/0',
     });

@@ -2,7 +2,8 @@
  * The environment of a replica, as Knative and Eventing give it on a cluster, mapped onto the
  * embedded landscape (pure but for the injected lookup of Secret/ConfigMap keys):
  * - the downward API (`metadata.name`, `metadata.namespace`) → the replica's Pod name/namespace;
- * - K_SINK naming the in-cluster broker ingress → the same broker path on the local ingress;
+ * - K_SINK naming the in-cluster broker ingress → the same broker path on the local ingress, and
+ *   K_SINK_TOKEN the local ingress's bearer token (Knative's cluster-local ingress needs none);
  * - CONFIG_FILE inside the Service's config mount → `<configDir>/<function>.yaml`;
  * - Secret/ConfigMap key refs → read from the main cluster (a missing optional one is left out);
  * - K_SERVICE, K_REVISION, K_CONFIGURATION, FUNCTION_TARGET, KUBECONFIG (the in-cluster
@@ -20,6 +21,8 @@ export interface EnvContext {
   podName: string;
   /** The local broker ingress base URL. */
   ingressUrl: string;
+  /** The bearer token the local ingress requires: K_SINK_TOKEN of replicas whose K_SINK is rewritten to it. */
+  ingressToken?: string;
   /** The activator's own base URL (its /status): LANDSCAPE_ACTIVATOR_URL, for the monitoring function. */
   activatorUrl?: string;
   configDir: string;
@@ -40,15 +43,28 @@ export class EnvError extends Error {
   override readonly name = 'EnvError';
 }
 
+/** Whether a K_SINK names the in-cluster broker ingress (and so becomes the local one). */
+export function isInClusterSink(value: string): boolean {
+  try {
+    return new URL(value).hostname === IN_CLUSTER_BROKER_HOST;
+  } catch {
+    return false;
+  }
+}
+
 /** K_SINK pointing at the in-cluster broker ingress → the local ingress, same path. */
 export function localSink(value: string, ingressUrl: string): string {
-  try {
-    const url = new URL(value);
-    if (url.hostname !== IN_CLUSTER_BROKER_HOST) return value;
-    return new URL(url.pathname, ingressUrl).toString();
-  } catch {
-    return value;
-  }
+  if (!isInClusterSink(value)) return value;
+  return new URL(new URL(value).pathname, ingressUrl).toString();
+}
+
+/** K_SINK_TOKEN: the local ingress's token, only when K_SINK was rewritten to the local ingress. */
+function sinkToken(service: FunctionService, ctx: EnvContext): Record<string, string> {
+  if (!ctx.ingressToken) return {};
+  const rewritten = service.env.some(
+    (e) => e.name === 'K_SINK' && e.from.kind === 'value' && isInClusterSink(e.from.value),
+  );
+  return rewritten ? { K_SINK_TOKEN: ctx.ingressToken } : {};
 }
 
 /** CONFIG_FILE inside the config mount → the embedded landscape's file for the function. */
@@ -112,5 +128,7 @@ export async function replicaEnv(service: FunctionService, ctx: EnvContext): Pro
     const v = await valueOf(e.name, e.from, service, ctx);
     if (v !== undefined) env[e.name] = v;
   }
+  // after the Service's own entries: a K_SINK_TOKEN of its own would not open the local ingress
+  Object.assign(env, sinkToken(service, ctx));
   return env;
 }

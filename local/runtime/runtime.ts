@@ -3,6 +3,11 @@
  * redis-server), the functions of every Knative Service in `knative/` behind the activator, the
  * brokers and their ingress routing by the Triggers, the API-server and ping sources, and the
  * Kubernetes objects those folders ship (created in the main cluster when missing).
+ *
+ * The broker ingress listens on loopback and requires a bearer token (random per start unless
+ * given): the sources and the brokers send it when they post to the ingress, replicas whose
+ * K_SINK is rewritten to it get it as K_SINK_TOKEN, and `<stateDir>/broker.json` (mode 0600)
+ * keeps it for `npm run dlq`. One BrokerFaults (off) is shared by every broker.
  */
 import { join, resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -16,11 +21,14 @@ import {
   type Service as SourceService,
 } from '../../triggers/apiserver-source/index.js';
 import {
+  BrokerFaults,
   brokerMetrics,
   createBrokers,
+  newIngressToken,
   stopBrokers,
   startIngress,
   triggerKey,
+  withIngressAuth,
   type BrokerMetrics,
   type DestinationRef,
   type RunningIngress,
@@ -31,6 +39,7 @@ import {
   type PingSourceSpec,
   type SinkRef,
 } from '../../triggers/ping-source/index.js';
+import type { FetchLike } from '../../shared/events/index.js';
 import { Activator, ApiPods, FunctionLogs, replicaEnv, type ActivatorOverrides } from '../activator/index.js';
 import { bundleFunction } from '../bundle.js';
 import { writeBrokerState } from '../../triggers/broker/dlq-cli.js';
@@ -56,11 +65,17 @@ export interface RuntimeOptions {
   echoLogs?: boolean;
   log: Logger;
   hostEnv?: Readonly<Record<string, string | undefined>>;
+  /** The broker ingress's bearer token; default a random one per start. */
+  ingressToken?: string;
 }
 
 export interface Runtime {
   readonly activatorUrl: string;
   readonly ingressUrl: string;
+  /** The bearer token every POST to the broker ingress must carry. */
+  readonly ingressToken: string;
+  /** Fault injection for every broker's deliveries to triggers (off unless set; tests only). */
+  readonly brokerFaults: BrokerFaults;
   readonly redisUrl: string;
   readonly activator: Activator;
   readonly knative: KnativeSet;
@@ -207,6 +222,8 @@ async function triggerCounts(metrics: BrokerMetrics, set: KnativeSet): Promise<M
 interface Urls {
   activator: Activator;
   ingress: string;
+  /** The ingress's bearer token (known before the ingress listens). */
+  token: string;
 }
 
 function pingSpecs(
@@ -265,7 +282,7 @@ async function assemble(
     echo: o.echoLogs === false ? null : process.stdout,
   });
   stoppers.push(() => logs.close());
-  const urls: Urls = { activator: undefined!, ingress: '' };
+  const urls: Urls = { activator: undefined!, ingress: '', token: o.ingressToken || newIngressToken() };
   const pods = new ApiPods({
     kubeConfig: o.kubeConfig,
     log,
@@ -278,6 +295,7 @@ async function assemble(
       replicaEnv(service, {
         podName,
         ingressUrl: urls.ingress,
+        ingressToken: urls.token,
         activatorUrl: urls.activator.url,
         configDir: o.configDir,
         kubeconfig: o.kubeconfigPath,
@@ -303,15 +321,25 @@ async function assemble(
     () => urls.ingress,
   );
   const metrics = brokerMetrics(registry);
-  const brokers = createBrokers({ ...set, resolve, metrics, log, stateDir: o.stateDir });
-  const ingress: RunningIngress = await startIngress({ brokers, registry, metrics });
+  // whoever posts to the ingress (sources; brokers for Broker subscribers) sends its token
+  const fetch = withIngressAuth<FetchLike>(
+    (url, init) => globalThis.fetch(url, init),
+    urls.token,
+    () => urls.ingress,
+  );
+  const faults = new BrokerFaults();
+  const brokers = createBrokers({ ...set, resolve, metrics, log, stateDir: o.stateDir, fetch, faults });
+  const ingress: RunningIngress = await startIngress({ brokers, registry, metrics, token: urls.token });
   stoppers.push(() => stopBrokers(ingress, brokers));
   urls.ingress = ingress.url;
-  await writeBrokerState(join(o.stateDir, 'broker.json'), { ingressUrl: ingress.url });
+  await writeBrokerState(join(o.stateDir, 'broker.json'), {
+    ingressUrl: ingress.url,
+    ingressToken: urls.token,
+  });
 
   const ping = pingSpecs(set, resolve);
   if (ping.problems.length > 0) throw new RuntimeConfigError(ping.problems);
-  const pingSources = startPingSources(ping.specs, { log }, { allowSeconds: true });
+  const pingSources = startPingSources(ping.specs, { log, fetch }, { allowSeconds: true });
   stoppers.push(() => pingSources.stop());
 
   const sources: SourceService = await startService({
@@ -319,6 +347,7 @@ async function assemble(
     kubeConfig: o.kubeConfig,
     logger: log.child('apiserver-source'),
     resolveSink: sinkFromRefs(resolve),
+    sourceOptions: { fetch },
     ...(o.resyncIntervalMs !== undefined ? { resyncIntervalMs: o.resyncIntervalMs } : {}),
   });
   stoppers.push(() => sources.stop());
@@ -327,6 +356,8 @@ async function assemble(
   return {
     activatorUrl: activator.url,
     ingressUrl: ingress.url,
+    ingressToken: urls.token,
+    brokerFaults: faults,
     redisUrl,
     activator,
     knative: set,

@@ -15,6 +15,12 @@ export interface EmitOptions {
   timeoutMs?: number;
   /** Extra request headers (e.g. `Prefer: reply`). */
   headers?: Record<string, string>;
+  /**
+   * Sent as `Authorization: Bearer <token>` when set (K_SINK_TOKEN: the embedded landscape's
+   * broker ingress requires it; Knative's cluster-local one needs none). Never part of a result
+   * or an error message.
+   */
+  token?: string;
 }
 
 export interface EmitResponse {
@@ -81,7 +87,11 @@ export async function emit(event: Event, options: EmitOptions): Promise<EmitResu
   try {
     const response = await doFetch(options.sink, {
       method: 'POST',
-      headers: { ...headers, ...options.headers },
+      headers: {
+        ...headers,
+        ...options.headers,
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      },
       body,
       signal: controller.signal,
     });

@@ -161,4 +161,17 @@ describe('emit', () => {
     await expect(emitOrThrow(event, { sink: `${url}/503` })).rejects.toThrow(EmitError);
     await expect(emitOrThrow(event, { sink: `${url}/503` })).rejects.toThrow(/HTTP 503: failed 503/);
   });
+  it('sends the sink token as a bearer token only when one is given, and never reports it', async () => {
+    await emit(event, { sink: `${url}/202` });
+    expect(seen.at(-1)!.headers.authorization).toBeUndefined();
+    await emit(event, { sink: `${url}/202`, token: 'sink-token-1' });
+    expect(seen.at(-1)!.headers.authorization).toBe('Bearer sink-token-1');
+    expect(seen.at(-1)!.headers['ce-id']).toBe('x1');
+    const err = await emitOrThrow(event, { sink: `${url}/401`, token: 'sink-token-1' }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(EmitError);
+    expect(JSON.stringify(err)).not.toContain('sink-token-1');
+    expect(String(err)).not.toContain('sink-token-1');
+  });
 });

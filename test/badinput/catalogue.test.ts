@@ -4,6 +4,7 @@
  * | input                                         | where the error shows                      |
  * | --------------------------------------------- | ------------------------------------------ |
  * | malformed CloudEvent                          | 400 at the broker ingress, nothing sent    |
+ * | event without / with a wrong ingress token    | 401 at the broker ingress, nothing sent    |
  * | event for an unknown kind / type              | acknowledged, nothing written              |
  * | DeployItem with an invalid / 1 MB config      | Failed status, ERR_CONFIGURATION_PROBLEM   |
  * | Target with an exec / file-path kubeconfig    | Failed status InvalidTarget + Warning Event|
@@ -36,7 +37,7 @@ import { loadConfig as probeTickConfig } from '../../functions/probe-tick/config
 import { loadConfig as scheduleShootConfig } from '../../functions/schedule-shoot/config.js';
 import { Broker } from '../../triggers/broker/broker.js';
 import { deadLetterFile, JsonlDeadLetterStore } from '../../triggers/broker/dlq.js';
-import { startIngress, type RunningIngress } from '../../triggers/broker/ingress.js';
+import { newIngressToken, startIngress, type RunningIngress } from '../../triggers/broker/ingress.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 const NS = 'badinput';
@@ -124,10 +125,12 @@ async function warnings(name: string): Promise<{ reason?: string; message?: stri
   return events.items.filter((e) => e.type === 'Warning' && e.involvedObject?.name === name);
 }
 
-describe('malformed CloudEvents: 400 at the broker ingress, nothing delivered', () => {
+describe('malformed or unauthenticated CloudEvents: 400 / 401 at the broker ingress, nothing delivered', () => {
   let ingress: RunningIngress;
   let broker: Broker;
   let delivered = 0;
+  const token = newIngressToken();
+  const auth = { authorization: `Bearer ${token}` };
   const BASE = {
     'ce-specversion': '1.0',
     'ce-id': 'e1',
@@ -156,7 +159,7 @@ describe('malformed CloudEvents: 400 at the broker ingress, nothing delivered', 
         return Promise.resolve(new Response(null, { status: 204 }));
       },
     });
-    ingress = await startIngress({ brokers: [broker] });
+    ingress = await startIngress({ brokers: [broker], token });
   });
   afterAll(async () => {
     await ingress?.close();
@@ -180,19 +183,39 @@ describe('malformed CloudEvents: 400 at the broker ingress, nothing delivered', 
       JSON.stringify({ specversion: '1.0', id: '1', type: 't' }),
       /missing required attribute "source"/,
     ],
-  ])('%s', async (_what, headers, body, message) => {
+  ])('%s (with the token)', async (_what, headers, body, message) => {
     const res = await fetch(ingress.url, {
       method: 'POST',
-      headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<
-        string,
-        string
-      >,
+      headers: {
+        ...(Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<
+          string,
+          string
+        >),
+        ...auth,
+      },
       body,
     });
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(message);
     await broker.idle();
     expect(delivered).toBe(0);
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['no token', {}],
+    ['a wrong token', { authorization: `Bearer ${newIngressToken()}` }],
+  ])('a valid event with %s: 401, nothing delivered', async (_what, authHeader) => {
+    const res = await fetch(ingress.url, { method: 'POST', headers: { ...BASE, ...authHeader }, body: '' });
+    expect(res.status).toBe(401);
+    expect(await res.text()).toMatch(/unauthorized/);
+    await broker.idle();
+    expect(delivered).toBe(0);
+    // the same event with the token is taken: the 401 was the token, not the event
+    const ok = await fetch(ingress.url, { method: 'POST', headers: { ...BASE, ...auth }, body: '' });
+    expect(ok.status).toBe(202);
+    await broker.idle();
+    expect(delivered).toBe(1);
+    delivered = 0;
   });
 });
 

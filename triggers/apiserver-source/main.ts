@@ -9,7 +9,8 @@
  * With `--function-url` it is the whole event service of a Cloud Functions deployment: it also
  * runs the Brokers and Triggers of the folder and routes to the function URLs (routed.ts); its
  * ingress (`--host`, `--port` or $PORT) is the functions' K_SINK. `LANDSCAPE_FUNCTION_TOKEN`, when
- * set, is sent as a bearer token to the functions.
+ * set, is sent as a bearer token to the functions; `LANDSCAPE_INGRESS_TOKEN`, when set, is the
+ * bearer token the ingress requires (give it to the functions as K_SINK_TOKEN).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -154,6 +155,7 @@ async function startFromFlags(f: Flags, env: NodeJS.ProcessEnv): Promise<{ stop(
     port: f.port,
     stateDir: f.stateDir,
     authToken: env.LANDSCAPE_FUNCTION_TOKEN,
+    ...(env.LANDSCAPE_INGRESS_TOKEN ? { ingressToken: env.LANDSCAPE_INGRESS_TOKEN } : {}),
     resyncIntervalMs: f.resyncInterval,
     logger: createLogger({ name: 'apiserver-source' }),
   });

@@ -7,6 +7,7 @@ import {
 } from './routed.js';
 import type { SourceSpec } from './types.js';
 import type { FetchLike } from '../../shared/events/index.js';
+import { withIngressAuth } from '../broker/index.js';
 
 describe('parseFunctionUrlTemplate', () => {
   it.each([
@@ -94,5 +95,21 @@ describe('withFunctionAuth', () => {
   });
   it('is the plain fetch without a token', () => {
     expect(withFunctionAuth(base, undefined, () => 'x')).toBe(base);
+  });
+  it('with withIngressAuth below it: the ingress gets its own token, functions theirs, others none', async () => {
+    const ingress = (): string => 'http://127.0.0.1:9000';
+    const f = withFunctionAuth(withIngressAuth(base, 'ingress-tok', ingress), 'fn-tok', ingress);
+    await f('https://fn/a', { method: 'POST', headers: { 'ce-id': '1' } });
+    await f('http://127.0.0.1:9000/ns/default', { method: 'POST', headers: { 'ce-id': '2' } });
+    const ingressOnly = withIngressAuth(base, 'ingress-tok', ingress);
+    await ingressOnly('http://127.0.0.1:9001/', { method: 'POST' });
+    await ingressOnly('http://example.com:9000/ns/default', { method: 'POST' });
+    expect(seen).toEqual([
+      ['https://fn/a', 'Bearer fn-tok'],
+      ['http://127.0.0.1:9000/ns/default', 'Bearer ingress-tok'],
+      ['http://127.0.0.1:9001/', null],
+      ['http://example.com:9000/ns/default', null],
+    ]);
+    expect(withIngressAuth(base, undefined, ingress)).toBe(base);
   });
 });

@@ -20,6 +20,7 @@ import {
   loadManifestsOrThrow,
   startIngress,
   stopBrokers,
+  withIngressAuth,
   type Broker,
   type DestinationRef,
 } from '../broker/index.js';
@@ -82,7 +83,10 @@ export function sinkFromRefs(resolve: (ref: DestinationRef) => string | undefine
   };
 }
 
-/** Adds `Authorization: Bearer <token>` to requests for function URLs (not to the own ingress). */
+/**
+ * Adds `Authorization: Bearer <token>` to requests for function URLs (not to the own ingress,
+ * which has a token of its own: `withIngressAuth`).
+ */
 export function withFunctionAuth(
   fetchImpl: FetchLike,
   token: string | undefined,
@@ -110,6 +114,11 @@ export interface RoutedServiceOptions {
   stateDir?: string;
   /** Bearer token for the function URLs (e.g. a Google ID token for private functions). */
   authToken?: string;
+  /**
+   * Bearer token the ingress requires (and the sources and brokers send it when they post to
+   * it); undefined: the ingress is open (behind Cloud Run's own authentication).
+   */
+  ingressToken?: string;
   resyncIntervalMs?: number;
   logger: Logger;
   fetch?: FetchLike;
@@ -132,18 +141,23 @@ export async function startRoutedService(o: RoutedServiceOptions): Promise<Route
   const resolve = routedResolver(functionUrl, () => urls.ingress);
   const registry = new Registry();
   const baseFetch: FetchLike = o.fetch ?? ((url, init) => fetch(url, init));
+  const ingressFetch = withIngressAuth(baseFetch, o.ingressToken, () => urls.ingress);
   const brokers = createBrokers({
     ...manifests,
     resolve,
     metrics: brokerMetrics(registry),
     log: o.logger,
-    fetch: withFunctionAuth(baseFetch, o.authToken, () => urls.ingress),
+    fetch: withFunctionAuth(ingressFetch, o.authToken, () => urls.ingress),
     ...(o.stateDir !== undefined ? { stateDir: o.stateDir } : {}),
   });
-  const ingress = await startIngress({ brokers, registry, host: o.host, port: o.port });
+  const token = o.ingressToken;
+  const ingress = await startIngress({ brokers, registry, host: o.host, port: o.port, token });
   urls.ingress = ingress.url;
   if (o.stateDir !== undefined)
-    await writeBrokerState(join(o.stateDir, 'broker.json'), { ingressUrl: ingress.url });
+    await writeBrokerState(join(o.stateDir, 'broker.json'), {
+      ingressUrl: ingress.url,
+      ...(token ? { ingressToken: token } : {}),
+    });
   let sources: Service;
   try {
     sources = await startService({
@@ -151,6 +165,7 @@ export async function startRoutedService(o: RoutedServiceOptions): Promise<Route
       kubeConfig: o.kubeConfig,
       logger: o.logger,
       resolveSink: sinkFromRefs(resolve),
+      ...(token ? { sourceOptions: { fetch: ingressFetch } } : {}),
       ...(o.resyncIntervalMs !== undefined ? { resyncIntervalMs: o.resyncIntervalMs } : {}),
     });
   } catch (err) {

@@ -10,6 +10,7 @@ import type { Event, FetchLike } from '../../shared/events/index.js';
 import { deliver, errorExtensions, planDelivery } from './delivery.js';
 import type { DeliveryPlan, DeliveryResult } from './delivery.js';
 import type { DeadLetter, DeadLetterReason, DeadLetterStore } from './dlq.js';
+import type { BrokerFaults } from './faults.js';
 import { matches } from './filter.js';
 import type { BrokerMetrics } from './metrics.js';
 import { triggerKey } from './trigger.js';
@@ -40,6 +41,8 @@ export interface BrokerOptions {
   /** Concurrent deliveries (default 100). */
   concurrency?: number;
   log?: BrokerLog;
+  /** Fault injection (duplicates, delays, reordering) for tests; holds use `sleep`. Off when absent or unset. */
+  faults?: BrokerFaults;
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -98,7 +101,10 @@ export class Broker {
   publish(event: Event): number {
     this.options.metrics?.received.inc({ broker: this.key });
     const targets = this.route(event);
-    for (const trigger of targets) this.track(this.limit(() => this.dispatch(trigger, event)));
+    for (const trigger of targets) {
+      for (const holdMs of this.options.faults?.plan() ?? [0])
+        this.track(this.schedule(trigger, event, holdMs));
+    }
     return targets.length;
   }
 
@@ -113,6 +119,12 @@ export class Broker {
     });
     this.inFlight.add(tracked);
     void tracked.finally(() => this.inFlight.delete(tracked));
+  }
+
+  /** One delivery, after an injected hold (none unless faults are on); the hold takes no concurrency slot. */
+  private schedule(trigger: Trigger, event: Event, holdMs: number): Promise<void> {
+    const run = (): Promise<void> => this.limit(() => this.dispatch(trigger, event));
+    return holdMs > 0 ? this.sleep(holdMs).then(run) : run();
   }
 
   private planFor(trigger: Trigger): DeliveryPlan {

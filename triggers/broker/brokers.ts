@@ -8,6 +8,7 @@ import type { FetchLike } from '../../shared/events/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { Broker, type RefResolver } from './broker.js';
 import { deadLetterFile, JsonlDeadLetterStore } from './dlq.js';
+import type { BrokerFaults } from './faults.js';
 import type { RunningIngress } from './ingress.js';
 import type { BrokerMetrics } from './metrics.js';
 import type { BrokerConfig, Trigger } from './trigger.js';
@@ -20,6 +21,8 @@ export interface BrokerSetOptions {
   log: Logger;
   stateDir?: string;
   fetch?: FetchLike;
+  /** One fault injector for every broker (off unless set). */
+  faults?: BrokerFaults;
 }
 
 export function createBrokers(o: BrokerSetOptions): Broker[] {
@@ -34,6 +37,7 @@ export function createBrokers(o: BrokerSetOptions): Broker[] {
         metrics: o.metrics,
         log: (level, msg, fields) => o.log[level](msg, fields),
         ...(o.fetch ? { fetch: o.fetch } : {}),
+        ...(o.faults ? { faults: o.faults } : {}),
         ...(o.stateDir !== undefined
           ? { deadLetters: new JsonlDeadLetterStore(deadLetterFile(join(o.stateDir, 'dlq'), b)) }
           : {}),

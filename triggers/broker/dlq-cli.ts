@@ -4,8 +4,11 @@
  * `--broker-url <url>` (the ingress to replay into; else `ingressUrl` from `--state-file`,
  * default `.local/broker.json`), `--json`. A replayed letter is removed once the ingress
  * answers 2xx (if it fails again it comes back as a new dead letter).
+ *
+ * The ingress token (`Authorization: Bearer`) is `$LANDSCAPE_INGRESS_TOKEN`, else the state
+ * file's `ingressToken` when the replay goes to the state file's ingress (never to another URL).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,20 +26,28 @@ export function isDlqCommand(value: unknown): value is DlqCommand {
 export const DEFAULT_DLQ_DIR = '.local/dlq';
 export const DEFAULT_STATE_FILE = '.local/broker.json';
 
-/** What the running broker leaves for the CLI. */
+/** What the running broker leaves for the CLI (and local tools). */
 export interface BrokerState {
   ingressUrl: string;
+  /** The bearer token the ingress requires (absent: none). */
+  ingressToken?: string;
 }
 
+/** Writes the state file, readable by its owner only (it may hold the ingress token). */
 export async function writeBrokerState(file: string, state: BrokerState): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(state, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  await chmod(file, 0o600); // the mode of writeFile only applies to a new file
 }
 
 export async function readBrokerState(file: string): Promise<BrokerState | undefined> {
   try {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<BrokerState>;
-    return typeof parsed.ingressUrl === 'string' ? { ingressUrl: parsed.ingressUrl } : undefined;
+    if (typeof parsed.ingressUrl !== 'string') return undefined;
+    return {
+      ingressUrl: parsed.ingressUrl,
+      ...(typeof parsed.ingressToken === 'string' ? { ingressToken: parsed.ingressToken } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -48,6 +59,8 @@ export interface DlqCliIo {
   fetch?: FetchLike;
   /** Stores to use instead of the files under --dir (tests). */
   stores?: DeadLetterStore[];
+  /** The environment ($LANDSCAPE_INGRESS_TOKEN); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 const USAGE =
@@ -130,17 +143,41 @@ async function show(args: Parsed, io: DlqCliIo, stores: DeadLetterStore[]): Prom
   return 0;
 }
 
-async function ingressUrl(args: Parsed): Promise<string | undefined> {
-  return args.brokerUrl ?? (await readBrokerState(args.stateFile))?.ingressUrl;
+interface Target {
+  url: string;
+  token?: string;
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** The ingress to replay into and its token (the state file's only for the state file's ingress). */
+async function replayTarget(args: Parsed, io: DlqCliIo): Promise<Target | undefined> {
+  const state = await readBrokerState(args.stateFile);
+  const url = args.brokerUrl ?? state?.ingressUrl;
+  if (url === undefined) return undefined;
+  const envToken = (io.env ?? process.env)['LANDSCAPE_INGRESS_TOKEN'];
+  const stateToken = state && sameOrigin(url, state.ingressUrl) ? state.ingressToken : undefined;
+  const token = envToken || stateToken;
+  return { url, ...(token ? { token } : {}) };
 }
 
 async function replayOne(
-  url: string,
+  target: Target,
   entry: { letter: DeadLetter; store: DeadLetterStore },
   io: DlqCliIo,
 ): Promise<boolean> {
   const { letter, store } = entry;
-  const result = await emit(eventFromJSON(letter.event), { sink: url, fetch: io.fetch });
+  const result = await emit(eventFromJSON(letter.event), {
+    sink: target.url,
+    fetch: io.fetch,
+    ...(target.token ? { token: target.token } : {}),
+  });
   if (result.ok) {
     await store.remove(letter.id);
     io.out(`replayed ${letter.id} -> HTTP ${result.status}`);
@@ -157,8 +194,8 @@ async function replay(args: Parsed, io: DlqCliIo, stores: DeadLetterStore[]): Pr
     io.err('replay needs an id or --all');
     return 2;
   }
-  const url = await ingressUrl(args);
-  if (url === undefined) {
+  const target = await replayTarget(args, io);
+  if (target === undefined) {
     io.err(`no broker URL: pass --broker-url or start the broker (state file ${args.stateFile})`);
     return 2;
   }
@@ -168,7 +205,7 @@ async function replay(args: Parsed, io: DlqCliIo, stores: DeadLetterStore[]): Pr
     return 1;
   }
   let failed = 0;
-  for (const entry of entries) if (!(await replayOne(url, entry, io))) failed++;
+  for (const entry of entries) if (!(await replayOne(target, entry, io))) failed++;
   return failed === 0 ? 0 : 1;
 }
 

@@ -21,7 +21,7 @@ export type { DeadLetter, DeadLetterReason, DeadLetterStore } from './dlq.js';
 export { DurationError, isIsoDuration, parseIsoDuration } from './duration.js';
 export { evaluateFilter, filterResult, lookupAttribute, matches } from './filter.js';
 export type { FilterResult } from './filter.js';
-export { ingressHandler, startIngress } from './ingress.js';
+export { hasBearerToken, ingressHandler, newIngressToken, startIngress, withIngressAuth } from './ingress.js';
 export type { IngressOptions, RunningIngress } from './ingress.js';
 export {
   loadManifests,
@@ -36,4 +36,6 @@ export type { BrokerMetrics } from './metrics.js';
 export { BACKOFF_POLICIES, FILTER_DIALECTS, isBackoffPolicy, toTrigger, triggerKey } from './trigger.js';
 export type { BrokerConfig, DeliverySpec, Destination, SubscriptionsApiFilter, Trigger } from './trigger.js';
 export { createBrokers, stopBrokers } from './brokers.js';
+export { BrokerFaults } from './faults.js';
+export type { BrokerFaultCounts, BrokerFaultSpec } from './faults.js';
 export type { BrokerSetOptions } from './brokers.js';

@@ -1,15 +1,15 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { buildEvent, encodeBinary } from '../../shared/events/index.js';
 import { Broker } from './broker.js';
-import { runDlqCli, writeBrokerState } from './dlq-cli.js';
+import { readBrokerState, runDlqCli, writeBrokerState } from './dlq-cli.js';
 import { deadLetterFile, JsonlDeadLetterStore } from './dlq.js';
-import { startIngress } from './ingress.js';
+import { hasBearerToken, newIngressToken, startIngress } from './ingress.js';
 import type { RunningIngress } from './ingress.js';
 import { brokerMetrics } from './metrics.js';
 
@@ -50,6 +50,30 @@ const BASE = {
   'ce-type': 'dev.landscape.requeue',
 };
 
+const TOKEN = newIngressToken();
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+describe('hasBearerToken', () => {
+  it.each<[string, string | undefined, boolean]>([
+    ['the token', 'Bearer s3cret', true],
+    ['the scheme in any case', 'bearer s3cret', true],
+    ['no header', undefined, false],
+    ['an empty header', '', false],
+    ['a wrong token', 'Bearer s3creT', false],
+    ['a prefix of the token', 'Bearer s3cre', false],
+    ['the token with more after it', 'Bearer s3cret2', false],
+    ['another scheme', 'Basic s3cret', false],
+    ['the token alone', 's3cret', false],
+    ['two tokens', 'Bearer s3cret s3cret', false],
+  ])('%s: %s → %s', (_what, header, ok) => {
+    expect(hasBearerToken(header, 's3cret')).toBe(ok);
+  });
+  it('makes random 48-character hex tokens', () => {
+    expect(TOKEN).toMatch(/^[0-9a-f]{48}$/);
+    expect(newIngressToken()).not.toBe(TOKEN);
+  });
+});
+
 describe('broker ingress', () => {
   let dir = '';
   let sub: Awaited<ReturnType<typeof subscriber>>;
@@ -59,7 +83,11 @@ describe('broker ingress', () => {
   const registry = new Registry();
   const out: string[] = [];
   const err: string[] = [];
-  const io = { out: (l: string): number => out.push(l), err: (l: string): number => err.push(l) };
+  const io = {
+    out: (l: string): number => out.push(l),
+    err: (l: string): number => err.push(l),
+    env: { LANDSCAPE_INGRESS_TOKEN: TOKEN },
+  };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'broker-'));
@@ -83,7 +111,7 @@ describe('broker ingress', () => {
       deadLetters: store,
       metrics,
     });
-    ingress = await startIngress({ brokers: [broker], registry, metrics });
+    ingress = await startIngress({ brokers: [broker], registry, metrics, token: TOKEN });
   });
   afterAll(async () => {
     await ingress.close();
@@ -95,15 +123,42 @@ describe('broker ingress', () => {
     err.length = 0;
   });
 
-  const post = (headers: Record<string, string | undefined>, body = '', path = '/'): Promise<Response> =>
+  const post = (
+    headers: Record<string, string | undefined>,
+    body = '',
+    path = '/',
+    auth: Record<string, string> = AUTH,
+  ): Promise<Response> =>
     fetch(`${ingress.url}${path}`, {
       method: 'POST',
-      headers: Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<
-        string,
-        string
-      >,
+      headers: {
+        ...(Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<
+          string,
+          string
+        >),
+        ...auth,
+      },
       body,
     });
+
+  it.each<[string, Record<string, string>]>([
+    ['no Authorization header', {}],
+    ['a wrong token', { authorization: `Bearer ${TOKEN.slice(0, -1)}x` }],
+    ['an empty bearer token', { authorization: 'Bearer ' }],
+    ['the token under another scheme', { authorization: `Basic ${TOKEN}` }],
+  ])('answers 401 with %s and delivers nothing, valid event or not, any path', async (_what, auth) => {
+    const before = sub.seen.length;
+    for (const path of ['/', '/default/default', '/default/nope']) {
+      const res = await post({ ...BASE, 'ce-id': 'unauth' }, '', path, auth);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(await res.text()).toMatch(/requires "Authorization: Bearer <token>"/);
+    }
+    expect((await post({ 'ce-id': 'malformed' }, '', '/', auth)).status).toBe(401);
+    expect((await fetch(`${ingress.url}/metrics`, { headers: auth })).status).toBe(401);
+    await broker.idle();
+    expect(sub.seen.length).toBe(before);
+  });
 
   it.each([
     ['missing id', { ...BASE, 'ce-id': undefined }, '', /missing required attribute \(header ce-id\)/],
@@ -134,14 +189,14 @@ describe('broker ingress', () => {
     expect(sub.seen.slice(before).map((h) => h['ce-id'])).toEqual(['a1', 'a2']);
   });
 
-  it('answers 404 for an unknown broker and 405 for GET', async () => {
+  it('answers 404 for an unknown broker and 405 for GET; /healthz needs no token', async () => {
     expect((await post(BASE, '', '/default/nope')).status).toBe(404);
-    expect((await fetch(`${ingress.url}/`)).status).toBe(405);
+    expect((await fetch(`${ingress.url}/`, { headers: AUTH })).status).toBe(405);
     expect((await fetch(`${ingress.url}/healthz`)).status).toBe(200);
   });
 
   it('serves the counters on /metrics', async () => {
-    const text = await (await fetch(`${ingress.url}/metrics`)).text();
+    const text = await (await fetch(`${ingress.url}/metrics`, { headers: AUTH })).text();
     expect(text).toMatch(/broker_events_rejected_total\{broker="default\/default"\} 6/);
     expect(text).toMatch(
       /broker_events_delivered_total\{broker="default\/default",trigger="default\/fn"\} \d+/,
@@ -186,6 +241,14 @@ describe('broker ingress', () => {
     expect(err.at(-1)).toBe('replay needs an id or --all');
     expect(await runDlqCli(['replay', 'nope', '--dir', dlqDir, '--broker-url', ingress.url], io)).toBe(1);
 
+    // no token (none in the environment, no state file): refused with 401, the letter is kept
+    const noToken = { ...io, env: {} };
+    const replayArgs = ['replay', letter.id, '--dir', dlqDir, '--broker-url', ingress.url];
+    const noState = ['--state-file', join(dir, 'absent.json')];
+    expect(await runDlqCli([...replayArgs, ...noState], noToken)).toBe(1);
+    expect(err.at(-1)).toMatch(new RegExp(`replay of ${letter.id} failed: HTTP 401`));
+    expect(await store.list()).toHaveLength(1);
+
     const before = sub.seen.length;
     expect(await runDlqCli(['replay', letter.id, '--dir', dlqDir, '--broker-url', ingress.url], io)).toBe(0);
     expect(out.at(-1)).toBe(`replayed ${letter.id} -> HTTP 202`);
@@ -207,8 +270,26 @@ describe('broker ingress', () => {
     const args = ['replay', '--all', '--dir', join(dir, 'dlq'), '--state-file', stateFile];
     expect(await runDlqCli(args, io)).toBe(2);
     expect(err.at(-1)).toMatch(/no broker URL/);
+    const noToken = { ...io, env: {} };
     await writeBrokerState(stateFile, { ingressUrl: `${ingress.url}/default/default` });
-    expect(await runDlqCli(args, io)).toBe(0);
+    expect(await runDlqCli(args, noToken)).toBe(1);
+    expect(err.at(-1)).toMatch(/HTTP 401/);
+    await writeBrokerState(stateFile, { ingressUrl: `${ingress.url}/default/default`, ingressToken: TOKEN });
+    expect((await stat(stateFile)).mode & 0o777).toBe(0o600);
+    expect(await readBrokerState(stateFile)).toEqual({
+      ingressUrl: `${ingress.url}/default/default`,
+      ingressToken: TOKEN,
+    });
+    // the state file's token goes to the state file's ingress only, never to another --broker-url
+    const elsewhere = await subscriber();
+    const other = [...args, '--broker-url', elsewhere.url];
+    expect(await runDlqCli(other, noToken)).toBe(0);
+    expect(elsewhere.seen.map((h) => [h['ce-id'], h.authorization])).toEqual([['dl2', undefined]]);
+    await elsewhere.close();
+    sub.statuses.push(500, 500, 500);
+    await post(wire.headers, wire.body as string);
+    await broker.idle();
+    expect(await runDlqCli(args, noToken)).toBe(0);
     await broker.idle();
     expect(sub.seen.at(-1)!['ce-id']).toBe('dl2');
     expect(await store.list()).toEqual([]);

@@ -3,7 +3,13 @@
  * (Knative's broker ingress path). Every event is validated with the CloudEvents SDK: a malformed
  * one gets 400 with the problems (the sender must not retry it); a valid one 202 Accepted once it
  * is queued for fan-out. `GET /healthz`; `GET /metrics` when a registry is given.
+ *
+ * With a `token` (the embedded landscape always gives one) every request but `GET /healthz` must
+ * carry `Authorization: Bearer <token>`, else 401 before anything is read or routed; the token
+ * is compared in constant time. Without one (the Cloud Functions event service behind Cloud
+ * Run's own authentication, or Knative) anyone who reaches the port may post.
  */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +25,32 @@ export interface IngressOptions {
   metrics?: BrokerMetrics;
   /** Largest accepted body (default 10 MiB): 413 above. */
   maxBodyBytes?: number;
+  /** The bearer token every request but `GET /healthz` must carry; undefined or '': none needed. */
+  token?: string;
+}
+
+/** A fresh random ingress token (48 hex characters, like the API server's). */
+export function newIngressToken(): string {
+  return randomBytes(24).toString('hex');
+}
+
+const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+
+/** Whether the request carries `Authorization: Bearer <token>` (constant time in the token). */
+export function hasBearerToken(authorization: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  // both sides hashed: equal lengths for timingSafeEqual, and no early exit on the length
+  return timingSafeEqual(digest(m?.[1] ?? ''), digest(token)) && m !== null;
+}
+
+const UNAUTHORIZED =
+  'unauthorized: the broker ingress requires "Authorization: Bearer <token>" ' +
+  '(the ingressToken of <stateDir>/broker.json; functions get it as K_SINK_TOKEN)';
+
+function unauthorized(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  res.setHeader('www-authenticate', 'Bearer realm="broker-ingress"');
+  reply(res, 401, UNAUTHORIZED);
 }
 
 class TooLarge extends Error {}
@@ -81,11 +113,17 @@ async function serveMetrics(registry: Registry, res: ServerResponse): Promise<vo
   res.writeHead(200, { 'content-type': registry.contentType }).end(text);
 }
 
+/** Whether the request may go on: always without a token, else only with the bearer token. */
+function authorized(options: IngressOptions, req: IncomingMessage): boolean {
+  return !options.token || hasBearerToken(req.headers.authorization, options.token);
+}
+
 /** The request handler, for `http.createServer` or tests. */
 export function ingressHandler(options: IngressOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://ingress').pathname;
     if (req.method === 'GET' && path === '/healthz') return reply(res, 200, 'ok');
+    if (!authorized(options, req)) return unauthorized(req, res);
     if (req.method === 'GET' && path === '/metrics' && options.registry)
       return serveMetrics(options.registry, res);
     const broker = findBroker(options.brokers, path);
@@ -106,6 +144,8 @@ export function ingressHandler(options: IngressOptions): (req: IncomingMessage, 
 
 export interface RunningIngress {
   url: string;
+  /** The bearer token it requires (undefined: none). */
+  token?: string;
   server: Server;
   close(): Promise<void>;
 }
@@ -123,6 +163,7 @@ export async function startIngress(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    ...(options.token ? { token: options.token } : {}),
     server,
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -130,4 +171,33 @@ export async function startIngress(
         server.close((err) => (err ? reject(err) : resolve()));
       }),
   };
+}
+
+type AnyFetch = (url: string, init: RequestInit) => Promise<unknown>;
+
+function sameOrigin(url: string, base: string): boolean {
+  if (!base) return false;
+  try {
+    return new URL(url).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Adds `Authorization: Bearer <token>` to requests for the ingress at `ingressUrl()` (same
+ * origin) and to nothing else: a function or a sink elsewhere never sees the ingress token.
+ */
+export function withIngressAuth<F extends AnyFetch>(
+  fetchImpl: F,
+  token: string | undefined,
+  ingressUrl: () => string,
+): F {
+  if (!token) return fetchImpl;
+  const wrapped = (url: string, init: RequestInit): Promise<unknown> => {
+    if (!sameOrigin(url, ingressUrl())) return fetchImpl(url, init);
+    const headers = { ...Object.fromEntries(new Headers(init.headers)), authorization: `Bearer ${token}` };
+    return fetchImpl(url, { ...init, headers });
+  };
+  return wrapped as F;
 }

@@ -3,6 +3,8 @@ import type { Event, EmitResult } from '../../shared/events/index.js';
 import { startPingSource } from './source.js';
 import { toSpec } from './spec.js';
 import { startSink } from '../../test/support/sink.js';
+import { Broker } from '../broker/broker.js';
+import { startIngress, withIngressAuth } from '../broker/ingress.js';
 
 const spec = (
   schedule: string,
@@ -128,6 +130,44 @@ describe('delivery', () => {
     } finally {
       await src.stop();
       await sink.close();
+    }
+  });
+});
+
+describe('delivery to the embedded broker ingress', () => {
+  it('sends the ingress token through the injected fetch; without it the ingress refuses', async () => {
+    const delivered: string[] = [];
+    const broker = new Broker({
+      name: 'default',
+      namespace: 'landscape',
+      triggers: [{ name: 't', namespace: 'landscape', broker: 'default', subscriber: { uri: 'http://fn/' } }],
+      fetch: (_url, init) => {
+        delivered.push((init.headers as Record<string, string>)['ce-type']);
+        return Promise.resolve(new Response(null, { status: 202 }));
+      },
+    });
+    const ingress = await startIngress({ brokers: [broker], token: 'ping-token' });
+    const sink = `${ingress.url}/landscape/default`;
+    const quick = { random: () => 0, sleep: () => Promise.resolve(), retries: 0 };
+    const open = startPingSource(spec('0 0 1 1 *', {}, sink), quick);
+    const authed = startPingSource(spec('0 0 1 1 *', {}, sink), {
+      ...quick,
+      fetch: withIngressAuth(
+        (url, init) => fetch(url, init),
+        'ping-token',
+        () => ingress.url,
+      ),
+    });
+    try {
+      expect(await open.fire(new Date())).toBe(false);
+      await broker.idle();
+      expect(delivered).toEqual([]);
+      expect(await authed.fire(new Date())).toBe(true);
+      await broker.idle();
+      expect(delivered).toEqual(['dev.knative.sources.ping']);
+    } finally {
+      await Promise.all([open.stop(), authed.stop()]);
+      await ingress.close();
     }
   });
 });

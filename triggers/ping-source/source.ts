@@ -6,14 +6,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
-import { buildEvent, emit, type Event, type EmitResult } from '../../shared/events/index.js';
+import { buildEvent, emit, type Event, type EmitResult, type FetchLike } from '../../shared/events/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { jitterMs, pingEvent, retryDelayMs } from './event.js';
 import { cronMode, type PingSourceSpec } from './spec.js';
 
 export interface PingSourceDeps {
-  /** POSTs the event to the sink (default: shared/events `emit`). */
+  /** POSTs the event to the sink (default: shared/events `emit` over `fetch`). */
   send?: (event: Event, sink: string) => Promise<EmitResult>;
+  /**
+   * The fetch of the default `send` (default: the global one); the embedded landscape's adds the
+   * broker ingress's bearer token for the ingress (`withIngressAuth`).
+   */
+  fetch?: FetchLike;
   /** [0, 1) for the jitter (default Math.random). */
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -63,12 +68,13 @@ async function sendWithRetries(event: Event, spec: PingSourceSpec, deps: FullDep
   return false;
 }
 
-type FullDeps = Required<Omit<PingSourceDeps, 'log'>> & { log?: Logger };
+type FullDeps = Required<Omit<PingSourceDeps, 'log' | 'fetch'>> & { log?: Logger };
 
 function withDefaults(deps: PingSourceDeps): FullDeps {
   const timeoutMs = deps.timeoutMs ?? 10_000;
+  const fetch = deps.fetch ? { fetch: deps.fetch } : {};
   return {
-    send: deps.send ?? ((e: Event, sink: string) => emit(e, { sink, timeoutMs })),
+    send: deps.send ?? ((e: Event, sink: string) => emit(e, { sink, timeoutMs, ...fetch })),
     random: deps.random ?? Math.random,
     sleep: deps.sleep ?? realSleep,
     newId: deps.newId ?? randomUUID,

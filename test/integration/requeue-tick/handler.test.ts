@@ -145,6 +145,46 @@ describe('requeue-tick through the Functions Framework', () => {
   });
 });
 
+describe('K_SINK_TOKEN', () => {
+  it('is sent as a bearer token to the sink, and not logged even when the sink refuses', async () => {
+    const token = 'sink-token-7c1e';
+    const lines: string[] = [];
+    const log = createLogger({
+      name: 'requeue-tick',
+      level: 'debug',
+      destination: { write: (l: string) => lines.push(l) },
+    });
+    const ticker = createTickInstance({
+      env: () => ({ REDIS_URL: server.url, K_SINK: sink.url, K_SINK_TOKEN: token }),
+      log,
+    });
+    ff.cloudEvent('requeue-tick-token', tickHandler(ticker));
+    const item = { target: 'deployer-mock', kind: 'DeployItem', namespace: 'ls', name: 'a', at: past(5) };
+    await requeue(redis, item);
+    sink.status = 401;
+    await ping('requeue-tick-token').expect(500);
+    sink.status = 202;
+    await ping('requeue-tick-token').expect(204);
+    expect(sink.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${token}`, `Bearer ${token}`]);
+    expect(lines.some((l) => l.includes('requeue event not delivered'))).toBe(true);
+    for (const l of lines) expect(l).not.toContain(token);
+    await ticker.close();
+  });
+
+  it('is not sent when unset (Knative: the cluster-local broker needs none)', async () => {
+    await requeue(redis, {
+      target: 'deployer-mock',
+      kind: 'DeployItem',
+      namespace: 'ls',
+      name: 'b',
+      at: past(5),
+    });
+    await ping('requeue-tick').expect(204);
+    expect(sink.requests).toHaveLength(1);
+    expect(sink.requests[0].headers.authorization).toBeUndefined();
+  });
+});
+
 describe('a bad config', () => {
   it('is logged once with every problem and events are acknowledged', async () => {
     const lines: string[] = [];
