@@ -238,6 +238,20 @@ describe('podsDeletedOutsideWindows', () => {
       ],
       1,
     ],
+    [
+      'an EndpointSlice turning ready opens a window too',
+      [
+        rec({
+          resource: 'endpointslices.discovery.k8s.io',
+          type: 'MODIFIED',
+          old: { endpoints: [{ conditions: { ready: false } }] } as never,
+          object: { endpoints: [{ conditions: { ready: true } }] } as never,
+          time: 10_000,
+        }),
+        del(12_000),
+      ],
+      0,
+    ],
     ['deleted by an in-process controller (GC)', [del(1_000, running, { user: undefined })], 0],
     ['another namespace', [del(1_000, running, { namespace: 'other' })], 0],
   ])('%s', (_name, records, n) => {

@@ -8,7 +8,7 @@
  * - two final statuses for one job: a DeployItem's status entering a final phase with
  *   `jobIDFinished = J` more than once for the same J, or rewritten to another final phase for J;
  * - a pod deleted outside a weeder window: a DELETE of a pod in a watched namespace that no
- *   weeder window covers (a window opens when an endpoint there turns ready and lasts the
+ *   weeder window covers (a window opens when an EndpointSlice there turns ready and lasts the
  *   weeder's watch duration), or of a pod that was not in CrashLoopBackOff.
  */
 import type { AuditRecord } from '../apiserver/audit.js';
@@ -120,14 +120,13 @@ export function finalStatusesTwice(records: readonly AuditRecord[]): Duplicate[]
   return out;
 }
 
+const ENDPOINT_RESOURCES: ReadonlySet<string> = new Set(['endpoints', 'endpointslices.discovery.k8s.io']);
+
+/** Endpoints with a ready address, or an EndpointSlice with a ready endpoint (what the weeder watches). */
 function endpointReady(obj: unknown): boolean {
-  const subsets = field(obj, 'subsets');
-  return (
-    Array.isArray(subsets) &&
-    subsets.some(
-      (s) => Array.isArray(field(s, 'addresses')) && (field(s, 'addresses') as unknown[]).length > 0,
-    )
-  );
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  const slice = list(field(obj, 'endpoints')).some((e) => field(e, 'conditions', 'ready') === true);
+  return slice || list(field(obj, 'subsets')).some((s) => list(field(s, 'addresses')).length > 0);
 }
 
 function crashLooping(pod: unknown): boolean {
@@ -146,7 +145,7 @@ function windowsOpened(
   const opened = new Map<string, number[]>();
   for (const r of records) {
     const ns = r.namespace ?? '';
-    if (r.resource !== 'endpoints' || r.type === 'DELETED' || !inScope(ns)) continue;
+    if (!ENDPOINT_RESOURCES.has(r.resource) || r.type === 'DELETED' || !inScope(ns)) continue;
     if (endpointReady(r.object) && !endpointReady(r.old)) opened.set(ns, [...(opened.get(ns) ?? []), r.time]);
   }
   return opened;
