@@ -7,22 +7,12 @@
  * does not need is refused (the Role is not wider than needed).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import * as k8s from '@kubernetes/client-node';
-import { parse, parseAllDocuments, stringify } from 'yaml';
-import { startApiServer, type ApiServer } from '../../local/apiserver/index.js';
+import type * as k8s from '@kubernetes/client-node';
+import type { ApiServer } from '../../local/apiserver/index.js';
 import type { Seed, Shoot } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem } from '../../shared/api/landscaper.js';
-import { createLogger } from '../../shared/log/index.js';
-import {
-  createKubeClient,
-  isNotFound,
-  kubeConfigFromYaml,
-  type KubeClient,
-} from '../../shared/kube/index.js';
+import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import { createWeederInstance, runWeederEvent } from '../../functions/weeder/handler.js';
 import { createProbeTickInstance, runProbeTick } from '../../functions/probe-tick/handler.js';
 import {
@@ -37,159 +27,37 @@ import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
 import { createMockDeployer } from '../../functions/deployer-mock/plugin.js';
 import { triggerJob } from '../../functions/deployitem-trigger/trigger.js';
 import { createDeployerInstance, runDeployerEvent } from '../../shared/deployer/runtime/function.js';
-import { rawRequest } from '../support/cluster.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import type { TestRedis } from '../support/redis.js';
+import {
+  capturingLogger,
+  forbiddenLines,
+  startRbacCluster,
+  SYSTEM,
+  type Attributes,
+  type FunctionIdentity,
+  type RbacCluster,
+} from './rbac-support.js';
 
-const SYSTEM = 'landscape-system';
-const RBAC_KINDS = new Set(['ServiceAccount', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
-
+/** The cluster, its admin and Redis (test/security/rbac-support.ts), bound for the tests below. */
+let cluster: RbacCluster;
 let srv: ApiServer;
 let redis: TestRedis;
-let dir: string;
 /** The admin's client (system:masters). */
 let admin: KubeClient;
-let objects: k8s.KubernetesObjectApi;
 let core: k8s.CoreV1Api;
-
-/** Every RBAC object (and Namespace) of the manifests under knative/. */
-async function rbacObjects(): Promise<k8s.KubernetesObject[]> {
-  const root = join(process.cwd(), 'knative');
-  const out: k8s.KubernetesObject[] = [];
-  const entries = await readdir(root, { withFileTypes: true });
-  for (const family of entries
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort()) {
-    for (const file of (await readdir(join(root, family))).filter((f) => f.endsWith('.yaml')).sort()) {
-      for (const doc of parseAllDocuments(await readFile(join(root, family, file), 'utf8'))) {
-        const obj = doc.toJS() as k8s.KubernetesObject | null;
-        if (obj?.kind && (RBAC_KINDS.has(obj.kind) || obj.kind === 'Namespace')) out.push(obj);
-      }
-    }
-  }
-  return out;
-}
-
-async function ensureNamespace(name: string): Promise<void> {
-  try {
-    await admin.create(GVK.Namespace, { metadata: { name } });
-  } catch (err) {
-    if ((err as { code?: number }).code !== 409 && !String(err).includes('AlreadyExists')) throw err;
-  }
-}
-
-/** A token of ServiceAccount landscape-system/<name> (TokenRequest). */
-async function tokenFor(name: string): Promise<string> {
-  const tr = await core.createNamespacedServiceAccountToken({
-    namespace: SYSTEM,
-    name,
-    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [] } },
-  });
-  return tr.status!.token;
-}
-
-interface Kubeconfig {
-  users: { name: string; user: Record<string, unknown> }[];
-  contexts: { name: string; context: Record<string, unknown> }[];
-}
-
-/** The main cluster's kubeconfig with the admin token replaced by `token`. */
-function kubeconfigYamlFor(token: string): string {
-  const config = parse(srv.cluster().kubeconfigYaml()) as Kubeconfig;
-  config.users = [{ name: 'fn', user: { token } }];
-  for (const c of config.contexts) c.context = { ...c.context, user: 'fn', namespace: SYSTEM };
-  return stringify(config);
-}
-
-interface FunctionIdentity {
-  token: string;
-  /** Path of a kubeconfig file with only the function's token. */
-  kubeconfig: string;
-  /** A client acting as the function's ServiceAccount. */
-  client: KubeClient;
-}
-
-async function identity(name: string): Promise<FunctionIdentity> {
-  const token = await tokenFor(name);
-  const yaml = kubeconfigYamlFor(token);
-  const kubeconfig = join(dir, `${name}.kubeconfig`);
-  await writeFile(kubeconfig, yaml);
-  return { token, kubeconfig, client: createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: name }) };
-}
-
-/** A logger whose lines are kept, and a check that none of them mentions a 403. */
-function capturingLogger(name: string): {
-  log: ReturnType<typeof createLogger>;
-  lines: string[];
-} {
-  const lines: string[] = [];
-  const log = createLogger({
-    name,
-    level: 'debug',
-    destination: { write: (l: string) => void lines.push(l) },
-  });
-  return { log, lines };
-}
-
-function forbiddenLines(lines: string[]): string[] {
-  return lines.filter((l) => /\b403\b|forbidden/i.test(l));
-}
-
-interface Attributes {
-  verb: string;
-  group?: string;
-  resource: string;
-  subresource?: string;
-  namespace?: string;
-  name?: string;
-}
-
-/** SelfSubjectAccessReview with `token`: is the request allowed? */
-async function can(token: string, attrs: Attributes): Promise<boolean> {
-  const r = await rawRequest(
-    srv,
-    srv.cluster().name,
-    '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-    {
-      method: 'POST',
-      token,
-      body: JSON.stringify({
-        apiVersion: 'authorization.k8s.io/v1',
-        kind: 'SelfSubjectAccessReview',
-        spec: { resourceAttributes: attrs },
-      }),
-    },
-  );
-  if (r.status !== 201 && r.status !== 200) throw new Error(`SelfSubjectAccessReview: ${r.status} ${r.text}`);
-  return (r.json as { status: { allowed: boolean } }).status.allowed === true;
-}
-
-/** A direct request with `token`; returns the HTTP status. */
-async function statusOf(token: string, path: string, method = 'GET'): Promise<number> {
-  return (await rawRequest(srv, srv.cluster().name, path, { method, token })).status;
-}
+const ensureNamespace = (name: string): Promise<void> => cluster.ensureNamespace(name);
+const identity = (name: string): Promise<FunctionIdentity> => cluster.identity(name);
+const can = (token: string, attrs: Attributes): Promise<boolean> => cluster.can(token, attrs);
+const statusOf = (token: string, path: string, method?: string): Promise<number> =>
+  cluster.statusOf(token, path, method);
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: [{ name: 'main', rbac: true }] });
-  redis = await startRedis();
-  dir = await mkdtemp(join(tmpdir(), 'rbac-security-'));
-  const kc = new k8s.KubeConfig();
-  kc.loadFromString(srv.cluster().kubeconfigYaml());
-  objects = k8s.KubernetesObjectApi.makeApiClient(kc);
-  core = kc.makeApiClient(k8s.CoreV1Api);
-  admin = createKubeClient(kubeConfigFromYaml(srv.cluster().kubeconfigYaml()), { fieldManager: 'admin' });
-  const all = await rbacObjects();
-  for (const ns of all.filter((o) => o.kind === 'Namespace')) await objects.create(ns);
-  await ensureNamespace(SYSTEM);
-  const namespaces = new Set(all.map((o) => o.metadata?.namespace).filter((n): n is string => !!n));
-  for (const ns of namespaces) await ensureNamespace(ns);
-  for (const obj of all.filter((o) => o.kind !== 'Namespace')) await objects.create(obj);
+  cluster = await startRbacCluster();
+  ({ srv, redis, admin, core } = cluster);
 }, 30_000);
 
 afterAll(async () => {
-  await redis?.stop();
-  await srv?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await cluster?.stop();
 });
 
 it('the RBAC objects of every manifest are applied, and a function token is not the admin', async () => {
