@@ -163,7 +163,14 @@ async function lookup(
 async function applyObjects(client: KubeClient, set: KnativeSet, log: Logger): Promise<void> {
   const namespaces = set.objects.filter((o) => o.kind === 'Namespace');
   const rest = set.objects.filter((o) => o.kind !== 'Namespace');
-  for (const object of [...namespaces, ...rest]) {
+  // namespaces the manifests use without declaring them (e.g. Gardener's `garden`), which a real
+  // landscape has: created first, so that a Role there is not lost
+  const declared = new Set(namespaces.map((o) => (o.metadata as { name?: string } | undefined)?.name));
+  const used = new Set(rest.map((o) => (o.metadata as { namespace?: string } | undefined)?.namespace));
+  const implied = [...used]
+    .filter((ns): ns is string => ns !== undefined && !declared.has(ns))
+    .map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
+  for (const object of [...namespaces, ...implied, ...rest]) {
     try {
       await client.objects().create(object as never);
     } catch (err) {

@@ -1,0 +1,252 @@
+/**
+ * One drill run: a fresh embedded landscape (own state and data directories, own Redis, the
+ * API server's audit log on), the mixed work started while one fault is on, the fault switched
+ * off at the end of its window, then: wait until every workload settled (the recovery time is
+ * counted from the switch-off), check the end state, count dead letters, count wrongly duplicated
+ * effects in the audit log, and scan logs, Redis and Events for secrets.
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AuditRecord } from '../apiserver/audit.js';
+import {
+  createKubeClient,
+  kubeConfigFromFile,
+  kubeConfigFromYaml,
+  type KubeClient,
+} from '../../shared/kube/index.js';
+import { storesIn } from '../../triggers/broker/dlq.js';
+import { startLandscape, type Landscape } from '../landscape.js';
+import { startRedis, type TestRedis } from '../redis.js';
+import { findDuplicates, type Duplicate } from './duplicates.js';
+import { FAULTS, type FaultName } from './faults.js';
+import { collectSecrets, scanForSecrets, type SecretFinding } from './secrets.js';
+import type { DrillContext, DrillScale, Workload } from './types.js';
+import { workloads as makeWorkloads, DRILL_CONFIG } from './work/index.js';
+
+export interface RunOptions {
+  fault: FaultName;
+  scale: DrillScale;
+  /** How long the fault stays on (at least until the work is created and disturbed). */
+  windowMs: number;
+  /** How long to wait for the end state after the fault is off. */
+  settleTimeoutMs: number;
+  seed: number;
+  repoRoot: string;
+  /** Keep the state directory (logs, dead letters, data) for a look afterwards. */
+  keep: boolean;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface RunResult {
+  fault: FaultName;
+  scale: DrillScale;
+  operations: number;
+  lost: string[];
+  duplicated: Duplicate[];
+  /** From the fault's switch-off to the end state; undefined when it was not reached. */
+  recoveryMs?: number;
+  injected: string;
+  secrets: SecretFinding[];
+  /** The state directory when kept. */
+  stateDir?: string;
+  elapsedMs: number;
+}
+
+/** mulberry32: a small seeded PRNG, so a run can be repeated with `--seed`. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** config/weeder.yaml's watchDuration. */
+const WEEDER_WINDOW_MS = 5 * 60_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The functions' configs: the defaults, with the drill's overrides (shorter intervals). */
+function configDir(repoRoot: string, into: string): string {
+  const dir = join(into, 'config');
+  cpSync(join(repoRoot, 'config'), dir, { recursive: true });
+  for (const [file, text] of Object.entries(DRILL_CONFIG)) writeFileSync(join(dir, file), text);
+  return dir;
+}
+
+/** Resources the drill's work creates exactly once: a second ADDED is a wrong duplicate. */
+const CREATED_ONCE = new Set([
+  'deployitems.landscaper.gardener.cloud',
+  'shoots.core.gardener.cloud',
+  'managedseeds.seedmanagement.gardener.cloud',
+  'configmaps',
+]);
+
+async function startDrillLandscape(o: RunOptions, dir: string, redis: TestRedis): Promise<Landscape> {
+  return startLandscape({
+    stateDir: join(dir, 'state'),
+    clusters: ['shoot-1'],
+    port: 0,
+    host: '127.0.0.1',
+    workloads: { delayMs: 200, createPods: true },
+    dataDir: join(dir, 'data'),
+    audit: true,
+    runtime: {
+      knativeDirs: [join(o.repoRoot, 'knative')],
+      functionsDirs: [join(o.repoRoot, 'functions')],
+      configDir: configDir(o.repoRoot, dir),
+      redisUrl: redis.url,
+      overrides: {},
+      echoLogs: false,
+    },
+    fixtures: {},
+  });
+}
+
+function clientsFor(l: Landscape): (name: string) => KubeClient {
+  const made = new Map<string, KubeClient>();
+  return (name) => {
+    let c = made.get(name);
+    if (!c) {
+      // clusters added while the drill runs have no kubeconfig file: ask the API server
+      const file = l.control.clusters[name]?.kubeconfig;
+      const config = file
+        ? kubeConfigFromFile(file)
+        : kubeConfigFromYaml(l.api!.cluster(name).kubeconfigYaml());
+      c = createKubeClient(config, { keepAlive: true });
+      made.set(name, c);
+    }
+    return c;
+  };
+}
+
+async function settleAll(ctx: DrillContext, work: Workload[], timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  const pending = new Set(work);
+  while (pending.size > 0) {
+    for (const w of [...pending]) {
+      const done = await w.settled(ctx).catch(() => false);
+      if (done) pending.delete(w);
+    }
+    if (pending.size === 0) return true;
+    if (Date.now() > deadline) {
+      ctx.log('not settled', { workloads: [...pending].map((w) => w.name) });
+      return false;
+    }
+    await sleep(1000);
+  }
+  return true;
+}
+
+async function deadLetters(stateDir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const store of await storesIn(join(stateDir, 'dlq'))) {
+    for (const l of await store.list())
+      out.push(
+        `dead letter ${l.broker} → ${l.trigger}: ${JSON.stringify(l.event.type)} ${JSON.stringify(l.event.subject ?? '')} (${l.reason}, ${String(l.extensions.knativeerrorcode)})`,
+      );
+  }
+  return out;
+}
+
+function auditRecords(l: Landscape): AuditRecord[] {
+  return (l.api?.clusters() ?? []).flatMap((c) => [...(l.api?.audit(c.name)?.records() ?? [])]);
+}
+
+async function secretsIn(
+  l: Landscape,
+  stateDir: string,
+  redis: TestRedis,
+  cluster: (n: string) => KubeClient,
+): Promise<SecretFinding[]> {
+  const clusters = (l.api?.clusters() ?? []).map((c) => ({ name: c.name, client: cluster(c.name) }));
+  const extra = (l.api?.clusters() ?? []).map((c) => ({ source: `cluster token ${c.name}`, value: c.token }));
+  const secrets = await collectSecrets({ clusters, extra });
+  return scanForSecrets({ secrets, logDirs: [join(stateDir, 'logs')], redisUrl: redis.url, clusters });
+}
+
+interface Phase {
+  ctx: DrillContext;
+  work: Workload[];
+}
+
+/** Creates and disturbs the work while the fault is on; returns when the fault is off. */
+async function faultWindow(
+  o: RunOptions,
+  p: Phase,
+  redis: TestRedis,
+): Promise<{ offAt: number; injected: string }> {
+  const started = Date.now();
+  const end = await FAULTS[o.fault].begin({
+    landscape: p.ctx.landscape,
+    redis,
+    random: p.ctx.random,
+    windowMs: o.windowMs,
+    log: p.ctx.log,
+  });
+  try {
+    await Promise.all(p.work.map((w) => w.start(p.ctx)));
+    await Promise.all(p.work.map(async (w) => w.disturb?.(p.ctx)));
+    await sleep(Math.max(0, started + o.windowMs - Date.now()));
+  } finally {
+    p.ctx.log('fault off');
+  }
+  const injected = await end();
+  return { offAt: Date.now(), injected };
+}
+
+export async function runDrill(o: RunOptions): Promise<RunResult> {
+  const t0 = Date.now();
+  const dir = mkdtempSync(join(tmpdir(), `drill-${o.fault}-`));
+  const redis = await startRedis();
+  let l: Landscape | undefined;
+  try {
+    l = await startDrillLandscape(o, dir, redis);
+    const cluster = clientsFor(l);
+    const ctx: DrillContext = {
+      landscape: l,
+      main: cluster('main'),
+      cluster,
+      namespace: 'drill',
+      scale: o.scale,
+      random: seededRandom(o.seed),
+      now: Date.now,
+      log: (m, f) => o.log(`[${o.fault}] ${m}`, f),
+    };
+    const work = makeWorkloads(o.scale);
+    const { offAt, injected } = await faultWindow(o, { ctx, work }, redis);
+    const settled = await settleAll(ctx, work, o.settleTimeoutMs);
+    const recoveryMs = settled ? Date.now() - offAt : undefined;
+    const checks = await Promise.all(work.map((w) => w.check(ctx)));
+    const stateDir = join(dir, 'state');
+    const lost = [...checks.flatMap((c) => c.lost), ...(await deadLetters(stateDir))];
+    const duplicated = findDuplicates(auditRecords(l), {
+      createdOnce: (r) => CREATED_ONCE.has(r.resource) && (r.namespace ?? '').startsWith(ctx.namespace),
+      // the weeder is the only one that may delete a shoot's control-plane pods (GC and the workload
+      // simulation act as in-process controllers, with no user)
+      weederNamespace: (ns) => ns.startsWith('shoot--'),
+      weederWindowMs: WEEDER_WINDOW_MS,
+    });
+    const secrets = await secretsIn(l, stateDir, redis, cluster);
+    return {
+      fault: o.fault,
+      scale: o.scale,
+      operations: checks.reduce((n, c) => n + c.operations, 0),
+      lost,
+      duplicated,
+      recoveryMs,
+      injected,
+      secrets,
+      ...(o.keep ? { stateDir } : {}),
+      elapsedMs: Date.now() - t0,
+    };
+  } finally {
+    await l?.stop().catch((e: unknown) => o.log(`stopping the landscape: ${String(e)}`));
+    await redis.stop();
+    if (!o.keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
