@@ -169,6 +169,11 @@ async function secretsIn(
   return scanForSecrets({ secrets, logDirs: [join(stateDir, 'logs')], redisUrl: redis.url, clusters });
 }
 
+/** The audit log as JSON lines, for a look at what went wrong (`--keep`). */
+function writeAudit(file: string, records: readonly AuditRecord[]): void {
+  writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+}
+
 interface Phase {
   ctx: DrillContext;
   work: Workload[];
@@ -232,6 +237,7 @@ export async function runDrill(o: RunOptions): Promise<RunResult> {
       weederWindowMs: WEEDER_WINDOW_MS,
     });
     const secrets = await secretsIn(l, stateDir, redis, cluster);
+    if (o.keep) writeAudit(join(stateDir, 'audit.jsonl'), auditRecords(l));
     return {
       fault: o.fault,
       scale: o.scale,

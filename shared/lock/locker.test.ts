@@ -237,6 +237,25 @@ describe('createLocker (in-memory API)', () => {
     expect(api.log.filter((l) => l.startsWith('replace'))).toHaveLength(2);
   });
 
+  it('release retries a transient failure (500, 429) after a pause, but not a 403', async () => {
+    const { api, locker } = setup();
+    await locker.acquire(T);
+    const failures = [apiError(500, 'InternalError'), apiError(429, 'TooManyRequests')];
+    api.beforeWrite = (verb) => {
+      const next = verb === 'replace' ? failures.shift() : undefined;
+      if (next) throw next;
+    };
+    await locker.release(T);
+    expect(stored(api)?.spec.podName).toBe('');
+    expect(api.log.filter((l) => l.startsWith('replace'))).toHaveLength(3);
+
+    await locker.acquire(T);
+    api.beforeWrite = (verb) => {
+      if (verb === 'replace') throw apiError(403, 'Forbidden');
+    };
+    await expect(locker.release(T)).rejects.toMatchObject({ code: 403 });
+  });
+
   it('other API errors are thrown, and the object can be tried again', async () => {
     const { api, locker } = setup();
     api.beforeWrite = () => {

@@ -8,7 +8,13 @@
 import { GVK } from '../api/gvk.js';
 import type { SyncObject } from '../api/landscaper.js';
 import type { KubeClient } from '../kube/client.js';
-import { ConflictRetryExhaustedError, isAlreadyExists, isConflict, isNotFound } from '../kube/errors.js';
+import {
+  ConflictRetryExhaustedError,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  statusCode,
+} from '../kube/errors.js';
 import type { Logger } from '../log/index.js';
 import type { LockTarget } from './decide.js';
 import { decideAcquire, decideRelease, newSyncObject, withOwner } from './decide.js';
@@ -52,7 +58,14 @@ export interface Locker {
   withLock<T>(target: LockTarget, fn: () => Promise<T>): Promise<WithLockResult<T>>;
 }
 
-const RELEASE_ATTEMPTS = 3;
+const RELEASE_ATTEMPTS = 6;
+const RELEASE_PAUSE_MS = 50;
+
+/** 429, 5xx, or no HTTP answer at all (a dropped connection, a timeout). */
+function isTransientError(err: unknown): boolean {
+  const code = statusCode(err);
+  return code === undefined || code === 429 || code >= 500;
+}
 const NO_HOLD: LivenessHold = { release: () => undefined };
 
 interface Attempt {
@@ -163,24 +176,36 @@ class SyncObjectLocker implements Locker {
     }
   }
 
+  /**
+   * Gives the lock back, retrying a lost race at once and a transient failure (429, 5xx, no
+   * answer) after a short pause: a lock left behind by a failed release stays held until its
+   * owner is gone, so it is worth a few tries.
+   */
   private async unlock(namespace: string, name: string): Promise<void> {
     let last: unknown;
     for (let i = 0; i < RELEASE_ATTEMPTS; i++) {
-      const existing = await this.read(namespace, name);
-      const step = decideRelease(existing, this.o.owner);
-      if (step.action === 'none') {
-        this.log.debug('nothing to unlock', { syncObject: `${namespace}/${name}`, reason: step.reason });
-        return;
-      }
       try {
-        await this.o.client.replace(GVK.SyncObject, withOwner(existing!, '', this.now()));
+        await this.unlockOnce(namespace, name);
         return;
       } catch (err) {
-        if (!isConflict(err)) throw err;
+        if (!isConflict(err) && !isTransientError(err)) throw err;
         last = err;
+        if (!isConflict(err)) await new Promise((r) => setTimeout(r, RELEASE_PAUSE_MS * 2 ** i));
       }
     }
-    throw new ConflictRetryExhaustedError(RELEASE_ATTEMPTS, last);
+    if (isConflict(last)) throw new ConflictRetryExhaustedError(RELEASE_ATTEMPTS, last);
+    throw last;
+  }
+
+  /** One read and, when the lock is still mine, one unlocking write. */
+  private async unlockOnce(namespace: string, name: string): Promise<void> {
+    const existing = await this.read(namespace, name);
+    const step = decideRelease(existing, this.o.owner);
+    if (step.action === 'none') {
+      this.log.debug('nothing to unlock', { syncObject: `${namespace}/${name}`, reason: step.reason });
+      return;
+    }
+    await this.o.client.replace(GVK.SyncObject, withOwner(existing!, '', this.now()));
   }
 
   async withLock<T>(target: LockTarget, fn: () => Promise<T>): Promise<WithLockResult<T>> {
