@@ -109,9 +109,15 @@ export async function onEndpoints(
   const { namespace, name, service, ready } = state;
   const redis = await deps.redis();
   const previous = await rememberReadiness(redis, KEYS.key('ready', kind, namespace, name), action, ready);
-  if (!decideRecovery(action, previous, ready)) return 0;
+  const windowKey = KEYS.key('window', namespace, service);
+  if (!decideRecovery(action, previous, ready)) {
+    // ready inside an open window: the recovery's event delivered again after its sweep failed
+    // half-way (the readiness was remembered already), so the sweep is redone
+    if (!ready || action === 'delete' || (await redis.get(windowKey)) === null) return 0;
+    return sweep(deps, config, namespace, service);
+  }
   const window = config.watchDuration;
-  await redis.set(KEYS.key('window', namespace, service), String(deps.now() + window), 'PX', window);
+  await redis.set(windowKey, String(deps.now() + window), 'PX', window);
   deps.log.info('service recovered: weeding its CrashLoopBackOff dependants', {
     namespace,
     service,

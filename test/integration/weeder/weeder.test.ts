@@ -43,7 +43,8 @@ beforeAll(async () => {
   const kubeconfig = join(dir, 'kubeconfig');
   await writeFile(kubeconfig, srv.cluster('seed').kubeconfigYaml());
   client = createKubeClient(kubeConfigFromYaml(srv.cluster('seed').kubeconfigYaml()));
-  for (const name of ['shoot--a', 'shoot--b']) await client.create(GVK.Namespace, { metadata: { name } });
+  for (const name of ['shoot--a', 'shoot--b', 'shoot--c'])
+    await client.create(GVK.Namespace, { metadata: { name } });
   instance = createWeederInstance({
     env: () => ({ KUBECONFIG: kubeconfig, REDIS_URL: redis.url, CONFIG_FILE: '/weeder.yaml' }),
     readFile: () => Promise.resolve(CONFIG),
@@ -138,6 +139,25 @@ it('deletes crash-looping dependants when the service recovers, and those that c
   const afterWindow = await pod('shoot--a', 'kcm-3', { role: 'controller-manager' }, 'CrashLoopBackOff');
   expect(await runWeederEvent(instance, event('update', afterWindow))).toBe(0);
   expect(await exists('shoot--a', 'kcm-3')).toBe(true);
+}, 30_000);
+
+it('a recovery whose sweep failed half-way is swept again when its event is delivered again, inside the window only', async () => {
+  await runWeederEvent(instance, event('add', { ...slice('shoot--c', false) }));
+  await pod('shoot--c', 'kcm-c', { role: 'controller-manager' }, 'CrashLoopBackOff');
+  const cluster = srv.cluster('seed');
+  cluster.faults.set({ share: 1, kinds: ['conflict'], writesOnly: true });
+  const recovered = event('update', slice('shoot--c', true));
+  await expect(runWeederEvent(instance, recovered)).rejects.toThrow(/409/);
+  cluster.faults.set(undefined);
+  expect(await exists('shoot--c', 'kcm-c')).toBe(true);
+  // the broker delivers it again: the readiness was remembered, the window is open
+  expect(await runWeederEvent(instance, recovered)).toBe(1);
+  expect(await exists('shoot--c', 'kcm-c')).toBe(false);
+
+  await new Promise((r) => setTimeout(r, 1600));
+  await pod('shoot--c', 'kcm-c2', { role: 'controller-manager' }, 'CrashLoopBackOff');
+  expect(await runWeederEvent(instance, recovered)).toBe(0);
+  expect(await exists('shoot--c', 'kcm-c2')).toBe(true);
 }, 30_000);
 
 it('treats core Endpoints named after the service the same way', async () => {
