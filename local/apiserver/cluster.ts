@@ -203,7 +203,8 @@ export class Cluster {
     );
     // before the server's own listener, so that every byte it answers is seen
     if (this.traffic) server.prependListener('request', this.traffic.listener);
-    server.on('secureConnection', (socket: Socket) => {
+    // every TCP connection, also one still in its TLS handshake (stop() ends them all at once)
+    server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
@@ -224,6 +225,7 @@ export class Cluster {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
+    server.closeAllConnections();
     await closed;
   }
 

@@ -90,8 +90,9 @@ function repeated(
         for (let i = 0; i < times && !stopped; i++) {
           await sleep((t.windowMs / (times + 1)) * (0.5 + t.random()));
           if (stopped) break;
-          t.log(`${name}: ${i + 1}/${times}`);
+          const began = Date.now();
           await step(t);
+          t.log(`${name}: ${i + 1}/${times} took ${Date.now() - began} ms`);
           done++;
         }
       })();

@@ -16,7 +16,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDuration } from '../../shared/cache/index.js';
 import { FAULT_NAMES, FAULTS, isFaultName, type FaultName } from './faults.js';
-import { runDrill, type RunResult } from './run.js';
+import { runDrill, stopActiveRuns, type RunResult } from './run.js';
 import { passed, renderReport } from './table.js';
 import type { DrillScale } from './types.js';
 
@@ -115,8 +115,19 @@ function parse(argv: string[]): CliOptions {
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** Ctrl-C / SIGTERM: the landscape of the run in progress is stopped (no replica left behind). */
+function stopOnSignals(): void {
+  const stop = (signal: string): void => {
+    console.error(`\n${signal}: stopping the drill...`);
+    void stopActiveRuns().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
 async function main(): Promise<void> {
   const o = parse(process.argv);
+  stopOnSignals();
   const runs: { fault: FaultName; scale: DrillScale }[] = o.faults.map((fault) => ({
     fault,
     scale: SCALES[o.scale],

@@ -204,11 +204,24 @@ async function faultWindow(
   return { offAt: Date.now(), injected };
 }
 
+/** What runs in progress hold (their landscape, then their Redis), stopped by stopActiveRuns(). */
+const active = new Set<() => Promise<void>>();
+
+/** Stops the landscape and Redis of every run in progress (no replica left behind): on Ctrl-C. */
+export async function stopActiveRuns(): Promise<void> {
+  await Promise.all([...active].map((stop) => stop().catch(() => undefined)));
+}
+
 export async function runDrill(o: RunOptions): Promise<RunResult> {
   const t0 = Date.now();
   const dir = mkdtempSync(join(tmpdir(), `drill-${o.fault}-`));
   const redis = await startRedis();
   let l: Landscape | undefined;
+  const stopAll = async (): Promise<void> => {
+    await l?.stop();
+    await redis.stop();
+  };
+  active.add(stopAll);
   try {
     l = await startDrillLandscape(o, dir, redis);
     const cluster = clientsFor(l);
@@ -251,6 +264,7 @@ export async function runDrill(o: RunOptions): Promise<RunResult> {
       elapsedMs: Date.now() - t0,
     };
   } finally {
+    active.delete(stopAll);
     await l?.stop().catch((e: unknown) => o.log(`stopping the landscape: ${String(e)}`));
     await redis.stop();
     if (!o.keep) rmSync(dir, { recursive: true, force: true });
