@@ -131,7 +131,12 @@ export const FAULTS: Record<FaultName, Fault> = {
     description: 'no fault (baseline)',
     begin: () => Promise.resolve(() => Promise.resolve('')),
   },
-  'api-409': statusFault('api-409', 'conflict', 0.1, '409 Conflict'),
+  // a real API server answers 409 to writes only (a stale resourceVersion, a lost race)
+  'api-409': apiFault('api-409', '10% of API writes answered 409 Conflict', {
+    share: 0.1,
+    kinds: ['conflict'],
+    writesOnly: true,
+  }),
   'api-429': statusFault('api-429', 'throttle', 0.1, '429 TooManyRequests (Retry-After 1)'),
   'api-500': statusFault('api-500', 'error', 0.1, '500 InternalError'),
   'api-drop': apiFault('api-drop', '5% of API requests dropped (half of the writes applied first)', {
