@@ -11,7 +11,7 @@ import type { Logger } from '../../shared/log/index.js';
 import { selectorString } from '../../triggers/apiserver-source/selector.js';
 import {
   decidePodEvent,
-  decideRecovery,
+  decideReadiness,
   isEndpointsReady,
   isSliceReady,
   podsToWeed,
@@ -20,6 +20,7 @@ import {
   type EndpointSliceLike,
   type PodLike,
   type RecoveryAction,
+  type RememberedReadiness,
   type WeedWindow,
 } from '../../shared/watchdog/weeder.js';
 import type { WeederConfig } from './config.js';
@@ -83,17 +84,47 @@ function endpointsState(
   return { namespace, name, service, ready: slice ? isSliceReady(object) : isEndpointsReady(object) };
 }
 
-/** Remembers the readiness of the object; the readiness remembered before. */
+/** Compare-and-set of one key: ARGV expected ('' = absent), next ('' = delete), TTL in seconds. */
+const CAS = `local cur = redis.call('GET', KEYS[1])
+if (cur or '') ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) end
+return 1`;
+const CAS_ATTEMPTS = 10;
+
+/** What is remembered (JSON; the older 'true' / 'false' form reads as handled). */
+function parseRemembered(text: string | null): RememberedReadiness | undefined {
+  if (text === null) return undefined;
+  if (text === 'true' || text === 'false') return { ready: text === 'true', handled: true };
+  try {
+    const v = JSON.parse(text) as RememberedReadiness;
+    return typeof v.ready === 'boolean' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function resourceVersion(object: EndpointSliceLike | EndpointsLike): number | undefined {
+  const rv = (object.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion;
+  return typeof rv === 'string' && /^\d{1,15}$/.test(rv) ? Number(rv) : undefined;
+}
+
+/**
+ * Remembers the readiness of the object (atomically: concurrent events of the same object retry)
+ * and tells whether this event shows a recovery (shared/watchdog/weeder.ts decideReadiness).
+ */
 async function rememberReadiness(
   redis: Redis,
   key: string,
-  action: RecoveryAction,
-  ready: boolean,
-): Promise<boolean | undefined> {
-  const seen = await redis.get(key);
-  if (action === 'delete') await redis.del(key);
-  else await redis.set(key, String(ready), 'EX', READY_TTL_S);
-  return seen === null ? undefined : seen === 'true';
+  event: Parameters<typeof decideReadiness>[1],
+): Promise<boolean> {
+  for (let i = 0; i < CAS_ATTEMPTS; i++) {
+    const current = await redis.get(key);
+    const d = decideReadiness(parseRemembered(current), event);
+    if (d.next === undefined) return d.recovery;
+    const next = d.next === null ? '' : JSON.stringify(d.next);
+    if (Number(await redis.eval(CAS, 1, key, current ?? '', next, READY_TTL_S)) === 1) return d.recovery;
+  }
+  throw new Error(`readiness of ${key}: ${CAS_ATTEMPTS} concurrent updates in a row, retry the event`);
 }
 
 /** An EndpointSlice (or Endpoints) event: remember its readiness; on a recovery open the window and sweep. */
@@ -108,9 +139,14 @@ export async function onEndpoints(
   if (!state) return 0;
   const { namespace, name, service, ready } = state;
   const redis = await deps.redis();
-  const previous = await rememberReadiness(redis, KEYS.key('ready', kind, namespace, name), action, ready);
+  const rv = resourceVersion(object);
+  const recovered = await rememberReadiness(redis, KEYS.key('ready', kind, namespace, name), {
+    action,
+    rv,
+    ready,
+  });
   const windowKey = KEYS.key('window', namespace, service);
-  if (!decideRecovery(action, previous, ready)) {
+  if (!recovered) {
     // ready inside an open window: the recovery's event delivered again after its sweep failed
     // half-way (the readiness was remembered already), so the sweep is redone
     if (!ready || action === 'delete' || (await redis.get(windowKey)) === null) return 0;

@@ -1,5 +1,6 @@
 import {
   decidePodEvent,
+  decideReadiness,
   decideRecovery,
   isCrashLooping,
   isEndpointsReady,
@@ -9,6 +10,7 @@ import {
   serviceOfSlice,
   type PodLike,
   type RecoveryAction,
+  type RememberedReadiness,
   type WeedWindow,
 } from './weeder.js';
 
@@ -59,6 +61,58 @@ describe('decideRecovery', () => {
     ['resync', false, true, false],
   ])('%s, previously %s, now ready %s → %s', (action, previous, ready, want) => {
     expect(decideRecovery(action, previous, ready)).toBe(want);
+  });
+});
+
+describe('decideReadiness (any delivery order)', () => {
+  type R = RememberedReadiness | undefined;
+  const r = (rv: number | undefined, ready: boolean, handled: boolean): RememberedReadiness => ({
+    rv,
+    ready,
+    handled,
+  });
+  it.each<[string, R, RecoveryAction, number | undefined, boolean, boolean, R | null | 'unchanged']>([
+    ['first add, not ready', undefined, 'add', 5, false, false, r(5, false, false)],
+    ['first add, ready (upstream: initial list)', undefined, 'add', 5, true, true, r(5, true, true)],
+    ['in order: not ready → ready', r(5, false, false), 'update', 9, true, true, r(9, true, true)],
+    ['ready, unknown before: not guessed', undefined, 'update', 9, true, false, r(9, true, false)],
+    [
+      'reordered: ready first, then the older not-ready proves it',
+      r(9, true, false),
+      'add',
+      5,
+      false,
+      true,
+      r(9, true, true),
+    ],
+    ['reordered, already handled: nothing', r(9, true, true), 'add', 5, false, false, 'unchanged'],
+    ['an older ready changes nothing', r(9, true, false), 'update', 7, true, false, 'unchanged'],
+    [
+      'an older not-ready after a not-ready: nothing',
+      r(9, false, false),
+      'update',
+      7,
+      false,
+      false,
+      'unchanged',
+    ],
+    ['the same state again: nothing', r(9, true, false), 'update', 9, true, false, 'unchanged'],
+    ['ready → not ready', r(9, true, true), 'update', 12, false, false, r(12, false, false)],
+    ['delete forgets', r(9, true, true), 'delete', 13, false, false, null],
+    [
+      'no resourceVersions: in arrival order',
+      r(undefined, false, false),
+      'update',
+      undefined,
+      true,
+      true,
+      r(undefined, true, true),
+    ],
+  ])('%s', (_name, remembered, action, rv, ready, recovery, next) => {
+    const d = decideReadiness(remembered, { action, rv, ready });
+    expect(d.recovery).toBe(recovery);
+    if (next === 'unchanged') expect(d.next).toBeUndefined();
+    else expect(d.next).toEqual(next);
   });
 });
 

@@ -76,6 +76,55 @@ export function decideRecovery(
   return false;
 }
 
+/** The readiness remembered per EndpointSlice / Endpoints (Redis, between invocations). */
+export interface RememberedReadiness {
+  /** resourceVersion of the object the readiness was read from (undefined: not a number). */
+  rv?: number;
+  ready: boolean;
+  /** This ready state's recovery was acted on (or cannot be known): a late not-ready opens nothing. */
+  handled: boolean;
+}
+
+export interface ReadinessDecision {
+  /** Open the window and sweep. */
+  recovery: boolean;
+  /** What to remember: an object to write, null to forget, undefined to leave it as it is. */
+  next?: RememberedReadiness | null;
+}
+
+/** How the event's resourceVersion compares with the remembered one ('newer' when unknown). */
+function orderOf(
+  remembered: RememberedReadiness | undefined,
+  rv: number | undefined,
+): 'same' | 'older' | 'newer' {
+  if (remembered?.rv === undefined || rv === undefined) return 'newer';
+  if (rv === remembered.rv) return 'same';
+  return rv < remembered.rv ? 'older' : 'newer';
+}
+
+/**
+ * The readiness of one event against what is remembered, whatever order the events arrive in
+ * (a broker delivers concurrently and may reorder): an event older than the remembered state
+ * (a lower resourceVersion) changes nothing, except that a late not-ready before a remembered,
+ * not yet handled ready proves the not-ready → ready transition: that is the recovery. Newer
+ * events follow `decideRecovery`. Delete forgets.
+ */
+export function decideReadiness(
+  remembered: RememberedReadiness | undefined,
+  event: { action: RecoveryAction; rv?: number; ready: boolean },
+): ReadinessDecision {
+  if (event.action === 'delete') return { recovery: false, next: null };
+  const order = orderOf(remembered, event.rv);
+  // the same object state delivered again: nothing new (a failed sweep is redone by the caller)
+  if (order === 'same') return { recovery: false };
+  if (order === 'older') {
+    const proves = !event.ready && remembered!.ready && !remembered!.handled;
+    return proves ? { recovery: true, next: { ...remembered!, handled: true } } : { recovery: false };
+  }
+  const recovery = decideRecovery(event.action, remembered?.ready, event.ready);
+  return { recovery, next: { rv: event.rv, ready: event.ready, handled: recovery } };
+}
+
 function waitingReasons(pod: PodLike): string[] {
   const all = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
   return all.map((c) => c.state?.waiting?.reason ?? '').filter((r) => r !== '');

@@ -43,7 +43,7 @@ beforeAll(async () => {
   const kubeconfig = join(dir, 'kubeconfig');
   await writeFile(kubeconfig, srv.cluster('seed').kubeconfigYaml());
   client = createKubeClient(kubeConfigFromYaml(srv.cluster('seed').kubeconfigYaml()));
-  for (const name of ['shoot--a', 'shoot--b', 'shoot--c'])
+  for (const name of ['shoot--a', 'shoot--b', 'shoot--c', 'shoot--d'])
     await client.create(GVK.Namespace, { metadata: { name } });
   instance = createWeederInstance({
     env: () => ({ KUBECONFIG: kubeconfig, REDIS_URL: redis.url, CONFIG_FILE: '/weeder.yaml' }),
@@ -158,6 +158,32 @@ it('a recovery whose sweep failed half-way is swept again when its event is deli
   await pod('shoot--c', 'kcm-c2', { role: 'controller-manager' }, 'CrashLoopBackOff');
   expect(await runWeederEvent(instance, recovered)).toBe(0);
   expect(await exists('shoot--c', 'kcm-c2')).toBe(true);
+}, 30_000);
+
+it('a recovery is seen whatever order its events arrive in (resourceVersions), and only once', async () => {
+  const at = (ready: boolean, rv: string): Record<string, unknown> => {
+    const s = slice('shoot--d', ready);
+    return { ...s, metadata: { ...(s.metadata as object), resourceVersion: rv } };
+  };
+  await pod('shoot--d', 'kcm-d', { role: 'controller-manager' }, 'CrashLoopBackOff');
+  // the update to ready overtakes the add that saw it not ready
+  expect(await runWeederEvent(instance, event('update', at(true, '20')))).toBe(0);
+  expect(await exists('shoot--d', 'kcm-d')).toBe(true);
+  expect(await runWeederEvent(instance, event('add', at(false, '10')))).toBe(1);
+  expect(await exists('shoot--d', 'kcm-d')).toBe(false);
+  // the same late event again opens nothing new
+  await pod('shoot--d', 'kcm-d2', { role: 'controller-manager' }, 'CrashLoopBackOff');
+  await new Promise((r) => setTimeout(r, 1600));
+  expect(await runWeederEvent(instance, event('add', at(false, '10')))).toBe(0);
+  expect(await exists('shoot--d', 'kcm-d2')).toBe(true);
+  // not ready again, then both events of the next recovery at once: one recovery
+  expect(await runWeederEvent(instance, event('update', at(false, '30')))).toBe(0);
+  const both = await Promise.all([
+    runWeederEvent(instance, event('update', at(true, '40'))),
+    runWeederEvent(instance, event('update', at(false, '35'))),
+  ]);
+  expect(both.reduce((a, b) => a + b, 0)).toBe(1);
+  expect(await exists('shoot--d', 'kcm-d2')).toBe(false);
 }, 30_000);
 
 it('treats core Endpoints named after the service the same way', async () => {
