@@ -151,6 +151,25 @@ describe('collectSecrets', () => {
     expect(byValue.get(adminToken)?.source).toBe('cluster token main');
   });
 
+  it('counts a URL by its password, and not at all without one', async () => {
+    const plain = 'redis://127.0.0.1:6399';
+    const withPassword = 'redis://:s3cret-password-123@127.0.0.1:6399/0';
+    await client.create(GVK.Secret, {
+      metadata: { name: 'redis-urls', namespace: NS },
+      data: { plain: b64(plain), auth: b64(withPassword) },
+    });
+    try {
+      const got = await collectSecrets({ clusters: clusters() });
+      const values = got.filter((v) => v.source.includes('redis-urls')).map((v) => [v.value, v.part]);
+      expect(values).toEqual([
+        ['s3cret-password-123', 'url-password'],
+        [withPassword, undefined],
+      ]);
+    } finally {
+      await client.delete(GVK.Secret, { namespace: NS, name: 'redis-urls' });
+    }
+  });
+
   it('skips values shorter than 12 characters (11 skipped, 12 kept)', async () => {
     expect(MIN_SECRET_LENGTH).toBe(12);
     expect(secrets.some((s) => s.value === SHORT)).toBe(false);

@@ -197,8 +197,30 @@ function addKubeconfigParts(out: ValueSet, source: string, users: Record<string,
   });
 }
 
-/** A value and, when it is a kubeconfig, its secret fields. */
+/**
+ * A URL (e.g. a Redis URL, `redis://:password@host:port`): its password is the secret, the rest
+ * names a server; undefined when the value is no URL with a host.
+ */
+function urlSecret(value: string): { password: string } | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value)) return undefined;
+  try {
+    const u = new URL(value);
+    return u.host ? { password: decodeURIComponent(u.password) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A value and, when it is a kubeconfig, its secret fields. A URL counts by its password (and the
+ * whole URL with it); one without credentials holds nothing secret: functions may name the server.
+ */
 function addValue(out: ValueSet, source: string, value: string): void {
+  const url = urlSecret(value);
+  if (url) {
+    if (url.password === '') return;
+    out.add({ source, value: url.password, part: 'url-password' });
+  }
   out.add({ source, value });
   const users = parseKubeconfig(value);
   if (users) addKubeconfigParts(out, source, users);
@@ -232,6 +254,9 @@ function addTarget(out: ValueSet, cluster: string, target: TargetObject): void {
  * (YAML or JSON with a `users` list) each user's token, client-key-data, client-certificate-data
  * and password as separate values (the `*-data` fields also decoded, when they are PEM text);
  * plus the extra values (cluster admin tokens, ServiceAccount tokens, ...).
+ *
+ * A value that is a URL (a Redis URL in a Secret) is looked for by its password, and not at all
+ * when it has none (a server address is no secret; functions log which Redis they cannot reach).
  *
  * Values are trimmed of surrounding whitespace; values shorter than {@link MIN_SECRET_LENGTH}
  * (12) characters are skipped, as they are too likely to match by chance (a short password is
