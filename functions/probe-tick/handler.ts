@@ -43,6 +43,7 @@ export function createProbeTickInstance(
           seed: createKubeClient(hostKubeConfig(env), {
             fieldManager: 'dependency-watchdog-prober',
             keepAlive: true,
+            retryTransient: true,
           }),
           shootClient: (kc) => createKubeClient(kc),
           redis: () => handle.get(),

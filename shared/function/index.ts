@@ -103,7 +103,7 @@ export function hostKubeConfig(env: Env): KubeConfig {
  * benches measured about a third of the CPU in per-request handshakes without it).
  */
 export function hostKubeClient(env: Env, fieldManager: string): KubeClient {
-  return createKubeClient(hostKubeConfig(env), { fieldManager, keepAlive: true });
+  return createKubeClient(hostKubeConfig(env), { fieldManager, keepAlive: true, retryTransient: true });
 }
 
 /** The object an event points at (`namespace`, `name`, optional `uid` attributes). */

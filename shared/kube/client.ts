@@ -11,6 +11,7 @@ import { GVK } from '../api/gvk.js';
 import type { ObjectList, PartialObjectMetadata, PartialObjectMetadataList } from '../api/meta.js';
 import { isNotFound, KubeRequestError } from './errors.js';
 import { ContentTypes, KeepAliveAgents, kubeRequest, kubeRequestJson } from './http.js';
+import { DEFAULT_TRANSIENT_RETRY, type TransientRetry } from './transient.js';
 import type { HttpMethod, KubeHttpRequest, KubeHttpResponse } from './http.js';
 import { resourcePath } from './paths.js';
 import type { QueryValue, Subresource } from './paths.js';
@@ -79,6 +80,12 @@ export interface KubeClientOptions {
    * client-node does. The generated clients of `api()` / `objects()` are not affected.
    */
   keepAlive?: boolean;
+  /**
+   * Retry as client-go's rest client does (./transient.ts): an answer with `Retry-After` after
+   * that wait, a GET whose connection failed after a short pause; `true` for the defaults. For the
+   * functions' own cluster; default off (a probe must see the first answer).
+   */
+  retryTransient?: boolean | TransientRetry;
 }
 
 export interface KubeClient {
@@ -147,12 +154,15 @@ class DefaultKubeClient implements KubeClient {
   private readonly apis = new Map<unknown, unknown>();
   private objectApi: KubernetesObjectApi | undefined;
   private readonly agents: KeepAliveAgents | undefined;
+  private readonly retry: TransientRetry | undefined;
 
   constructor(
     readonly kubeConfig: KubeConfig,
     private readonly options: KubeClientOptions,
   ) {
     this.agents = options.keepAlive ? new KeepAliveAgents() : undefined;
+    this.retry =
+      options.retryTransient === true ? DEFAULT_TRANSIENT_RETRY : options.retryTransient || undefined;
   }
 
   api<T extends ApiType>(ctor: ApiConstructor<T>): T {
@@ -170,7 +180,12 @@ class DefaultKubeClient implements KubeClient {
   }
 
   request(request: KubeHttpRequest): Promise<KubeHttpResponse> {
-    return kubeRequest(this.kubeConfig, { timeoutMs: this.options.timeoutMs, ...request }, this.agents);
+    return kubeRequest(
+      this.kubeConfig,
+      { timeoutMs: this.options.timeoutMs, ...request },
+      this.agents,
+      this.retry,
+    );
   }
 
   private json<T>(method: HttpMethod, path: string, extra: Partial<KubeHttpRequest> = {}): Promise<T> {
@@ -178,6 +193,7 @@ class DefaultKubeClient implements KubeClient {
       this.kubeConfig,
       { method, path, timeoutMs: this.options.timeoutMs, ...extra },
       this.agents,
+      this.retry,
     );
   }
 

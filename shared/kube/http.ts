@@ -15,6 +15,7 @@ import { ApiException } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeError, KubeRequestError } from './errors.js';
 import { queryString } from './paths.js';
+import { retryDelay, type TransientRetry } from './transient.js';
 import type { QueryValue } from './paths.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -152,10 +153,39 @@ function requestHeaders(
 }
 
 /** Sends one request; resolves for 2xx, throws ApiException otherwise, network errors as they come. */
+/** `send` again while the transient-retry policy says so (./transient.ts). */
+async function sendRetrying(
+  attempt: () => Promise<KubeHttpResponse>,
+  method: HttpMethod,
+  policy: TransientRetry,
+): Promise<KubeHttpResponse> {
+  const sleep = policy.sleep ?? ((ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms)));
+  for (let k = 0; ; k++) {
+    let res: KubeHttpResponse;
+    try {
+      res = await attempt();
+    } catch (error) {
+      const wait = retryDelay(policy, method, { kind: 'error', error }, k);
+      if (wait === undefined) throw error;
+      await sleep(wait);
+      continue;
+    }
+    const wait = retryDelay(
+      policy,
+      method,
+      { kind: 'answer', status: res.status, retryAfter: res.headers['retry-after'] },
+      k,
+    );
+    if (wait === undefined) return res;
+    await sleep(wait);
+  }
+}
+
 export async function kubeRequest(
   kc: KubeConfig,
   request: KubeHttpRequest,
   keepAlive?: KeepAliveAgents,
+  retry?: TransientRetry,
 ): Promise<KubeHttpResponse> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new KubeRequestError('kubeconfig has no current cluster');
@@ -165,7 +195,10 @@ export async function kubeRequest(
   const given = (typeof init.agent === 'function' ? init.agent(url) : init.agent) as http.Agent | undefined;
   const agent = keepAlive ? keepAlive.agentFor(given, url) : given;
   const options: https.RequestOptions = { method: request.method, headers, agent, signal: request.signal };
-  const res = await send(url, options, payload, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const res = retry
+    ? await sendRetrying(() => send(url, options, payload, timeoutMs), request.method, retry)
+    : await send(url, options, payload, timeoutMs);
   if (res.status < 200 || res.status > 299) {
     throw new ApiException<string>(res.status, `${request.method} ${request.path}`, res.body, res.headers);
   }
@@ -177,7 +210,8 @@ export async function kubeRequestJson<T>(
   kc: KubeConfig,
   request: KubeHttpRequest,
   keepAlive?: KeepAliveAgents,
+  retry?: TransientRetry,
 ): Promise<T> {
-  const res = await kubeRequest(kc, request, keepAlive);
+  const res = await kubeRequest(kc, request, keepAlive, retry);
   return (res.body === '' ? undefined : JSON.parse(res.body)) as T;
 }

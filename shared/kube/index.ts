@@ -1,4 +1,6 @@
 export { createKubeClient, JSON_PATCH_OPS } from './client.js';
+export { DEFAULT_TRANSIENT_RETRY, isConnectionFailure, retryDelay } from './transient.js';
+export type { TransientRetry } from './transient.js';
 export type {
   DeleteOptions,
   JsonPatchOp,
