@@ -75,7 +75,15 @@ describe('decideReadiness (any delivery order)', () => {
     ['first add, not ready', undefined, 'add', 5, false, false, r(5, false, false)],
     ['first add, ready (upstream: initial list)', undefined, 'add', 5, true, true, r(5, true, true)],
     ['in order: not ready → ready', r(5, false, false), 'update', 9, true, true, r(9, true, true)],
-    ['ready, unknown before: not guessed', undefined, 'update', 9, true, false, r(9, true, false)],
+    [
+      'ready, nothing remembered (Redis lost it): as an add',
+      undefined,
+      'update',
+      9,
+      true,
+      true,
+      r(9, true, true),
+    ],
     [
       'reordered: ready first, then the older not-ready proves it',
       r(9, true, false),

@@ -63,7 +63,8 @@ export type RecoveryAction = (typeof RECOVERY_ACTIONS)[number];
  * Did the service just recover? `previous`: the readiness remembered from the last event of the
  * object (undefined: nothing remembered). Add (create, or the source's initial add) when ready →
  * yes, as upstream's informer reacts to its initial list; update → only not-ready → ready (with
- * nothing remembered the transition is not guessed); delete and resync never open a window.
+ * nothing remembered the transition is not guessed here; decideReadiness counts such an update as
+ * an add); delete and resync never open a window.
  */
 export function decideRecovery(
   action: RecoveryAction,
@@ -107,7 +108,7 @@ function orderOf(
  * (a broker delivers concurrently and may reorder): an event older than the remembered state
  * (a lower resourceVersion) changes nothing, except that a late not-ready before a remembered,
  * not yet handled ready proves the not-ready → ready transition: that is the recovery. Newer
- * events follow `decideRecovery`. Delete forgets.
+ * events follow `decideRecovery`, an update with nothing remembered as an add. Delete forgets.
  */
 export function decideReadiness(
   remembered: RememberedReadiness | undefined,
@@ -121,7 +122,10 @@ export function decideReadiness(
     const proves = !event.ready && remembered!.ready && !remembered!.handled;
     return proves ? { recovery: true, next: { ...remembered!, handled: true } } : { recovery: false };
   }
-  const recovery = decideRecovery(event.action, remembered?.ready, event.ready);
+  // nothing remembered (Redis lost it, or the event is the first seen): a ready object counts as
+  // an add, as upstream's weeder after a restart, whose informer lists every ready endpoint again
+  const action = remembered === undefined && event.action === 'update' ? 'add' : event.action;
+  const recovery = decideRecovery(action, remembered?.ready, event.ready);
   return { recovery, next: { rv: event.rv, ready: event.ready, handled: recovery } };
 }
 
