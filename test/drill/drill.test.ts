@@ -1,0 +1,61 @@
+/**
+ * `npm run drill` in small: two faults (an API server that drops 5% of its requests, half of the
+ * writes applied first; the main API server restarted from its data directory) over a small
+ * mix of all the work, through the same runner. The full drill (every fault, the load run) is
+ * `npm run drill`; its table is in the README.
+ */
+import { fileURLToPath } from 'node:url';
+import { runDrill, type RunResult } from '../../local/drill/run.js';
+import type { FaultName } from '../../local/drill/faults.js';
+import type { DrillScale } from '../../local/drill/types.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const SCALE: DrillScale = {
+  mockItems: 6,
+  manifestItems: 6,
+  deleteShare: 0.25,
+  shoots: 6,
+  probedShoots: 1,
+  managedSeedSet: false,
+};
+
+const lines: string[] = [];
+
+function drill(fault: FaultName): Promise<RunResult> {
+  return runDrill({
+    fault,
+    scale: SCALE,
+    windowMs: 10_000,
+    settleTimeoutMs: 120_000,
+    seed: 7,
+    repoRoot: REPO_ROOT,
+    keep: false,
+    log: (m) => lines.push(m),
+  });
+}
+
+function expectClean(r: RunResult): void {
+  const problems = [
+    ...r.lost,
+    ...r.duplicated.map((d) => `${d.kind}: ${d.detail}`),
+    ...r.secrets.map((s) => `secret ${s.source} in ${s.where}`),
+  ];
+  if (problems.length > 0 || r.recoveryMs === undefined) console.error(lines.slice(-40).join('\n'));
+  expect(problems).toEqual([]);
+  expect(r.recoveryMs).toBeDefined();
+  // the work was done: items created and deleted, shoots bound, dependents scaled, pods weeded
+  expect(r.operations).toBeGreaterThanOrEqual(6 + 6 + 3 + 6 + 2);
+}
+
+it('api-drop: nothing lost or duplicated, no secret in logs, Redis or Events', async () => {
+  const r = await drill('api-drop');
+  expect(r.injected).toMatch(/\d+ drop/);
+  expectClean(r);
+}, 300_000);
+
+it('api-restart: nothing lost across two restarts of the main API server', async () => {
+  const r = await drill('api-restart');
+  expect(r.injected).toBe('2 done');
+  expectClean(r);
+}, 300_000);
