@@ -15,6 +15,7 @@ import {
 import { CONTROL_FILE, type ControlFile } from './control.js';
 import { kubeConfigFromFile } from '../shared/kube/index.js';
 import { createLogger } from '../shared/log/index.js';
+import { findBinary, redisNotInstalled } from './redis.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
 import {
   DEFAULT_SEED_DELAY_MS,
@@ -167,7 +168,14 @@ function startFixtures(o: FixtureOptions, kubeconfigPath: string): FixtureContro
   });
 }
 
+/** Before anything starts: a machine without Redis (and no REDIS_URL) is told at once. */
+function checkRedis(runtime: RuntimeSettings | undefined): void {
+  if (runtime && !runtime.redisUrl && findBinary('redis-server') === undefined)
+    throw redisNotInstalled('redis-server');
+}
+
 export async function startLandscape(opts: LandscapeOptions): Promise<Landscape> {
+  checkRedis(opts.runtime);
   await mkdir(opts.stateDir, { recursive: true, mode: 0o700 });
   const api = opts.kubeconfig === undefined ? await startApi(opts) : undefined;
   let runtime: Runtime | undefined;

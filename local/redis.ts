@@ -102,14 +102,17 @@ export function findBinary(binary: string, path = process.env.PATH ?? ''): strin
   });
 }
 
+/** The error for a missing binary, with what to do about it. */
+export function redisNotInstalled(binary: string): RedisNotInstalledError {
+  return new RedisNotInstalledError(
+    `${binary} is not installed and REDIS_URL is not set: install it (Debian: apt-get install redis-server) or set REDIS_URL=redis://host:port`,
+  );
+}
+
 /** Starts a private redis-server and waits until it answers PING. */
 export async function startRedis(opts: StartRedisOptions = {}): Promise<TestRedis> {
   const binary = opts.binary ?? 'redis-server';
-  if (findBinary(binary) === undefined) {
-    throw new RedisNotInstalledError(
-      `${binary} is not installed and REDIS_URL is not set: install it (Debian: apt-get install redis-server) or set REDIS_URL=redis://host:port`,
-    );
-  }
+  if (findBinary(binary) === undefined) throw redisNotInstalled(binary);
   const readyTimeoutMs = opts.readyTimeoutMs ?? 10_000;
   const port = await freePort();
   let child = spawnRedis(binary, port);

@@ -43,7 +43,7 @@ import type { FetchLike } from '../../shared/events/index.js';
 import { Activator, ApiPods, FunctionLogs, replicaEnv, type ActivatorOverrides } from '../activator/index.js';
 import { bundleFunction } from '../bundle.js';
 import { writeBrokerState } from '../../triggers/broker/dlq-cli.js';
-import { startRedis, type TestRedis } from '../redis.js';
+import { findBinary, redisNotInstalled, startRedis, type TestRedis } from '../redis.js';
 import { loadKnative, withEmbeddedSchedule, type KnativeSet } from './manifests.js';
 import { statusRows, type FunctionRow, type TriggerCounts } from './status.js';
 import { GVK } from '../../shared/api/gvk.js';
@@ -253,6 +253,8 @@ function pingSpecs(
 export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
   const set = await loadKnative(o.knativeDirs);
   if (set.problems.length > 0) throw new RuntimeConfigError(set.problems);
+  // before the bundles (seconds of work): a machine without Redis is told at once
+  if (!o.redisUrl && findBinary('redis-server') === undefined) throw redisNotInstalled('redis-server');
   const entries = await bundles(o, set);
   const stoppers: Stopper[] = [];
   try {

@@ -1,7 +1,10 @@
 /**
  * The pure core of the SyncObject cleanup (specs/landscaper.md): a SyncObject whose object is
  * gone, or whose object's UID no longer gives the SyncObject's name (the object was deleted and
- * recreated under the same name), is deleted; unknown kinds are skipped with an error.
+ * recreated under the same name), is deleted; unknown kinds are skipped with an error. One kept
+ * while still locked by an owner that is gone (a replica killed between finishing its item and
+ * unlocking it) is unlocked once the lock is older than a grace period, as the next take-over
+ * would do: no lock is left to a dead owner.
  */
 import type { SyncObject } from '../api/landscaper.js';
 import type { PartialObjectMetadata } from '../api/meta.js';
@@ -42,4 +45,14 @@ export function decideCleanup(so: SyncObject, observed: CleanupObservation): Cle
     return { action: 'delete', reason: 'object recreated' };
   }
   return { action: 'keep', reason: 'object exists' };
+}
+
+/** A lock is this old before its dead owner's lock is given back (a new replica's Pod may lag). */
+export const UNLOCK_GRACE_MS = 30_000;
+
+/** Whether to check the owner of a kept SyncObject: it is locked, for longer than the grace. */
+export function lockedLongerThan(so: SyncObject, now: Date, graceMs: number): boolean {
+  if (!so.spec?.podName) return false;
+  const since = Date.parse(so.spec.lastUpdateTime ?? '');
+  return !Number.isNaN(since) && now.getTime() - since >= graceMs;
 }

@@ -2,7 +2,9 @@
  * The SyncObject cleanup routine (run periodically by a cron function): lists SyncObjects, reads
  * the metadata of each one's `spec.kind`/`spec.name` in its namespace, and deletes those whose
  * object is gone or was recreated (see decideCleanup). A delete carries uid and resourceVersion
- * preconditions, so a SyncObject changed in between (locked again) is left for the next run.
+ * preconditions, so a SyncObject changed in between (locked again) is left for the next run. With
+ * a liveness, a kept one still locked by a gone owner is unlocked (optimistically, by its
+ * resourceVersion).
  */
 import pLimit from 'p-limit';
 import { GVK, gvkForKind } from '../api/gvk.js';
@@ -11,10 +13,12 @@ import type { KubeClient } from '../kube/client.js';
 import { isConflict, isNotFound } from '../kube/errors.js';
 import type { Logger } from '../log/index.js';
 import type { CleanupDecision, CleanupObservation } from './cleanup-decide.js';
-import { cleanupPrecheck, decideCleanup } from './cleanup-decide.js';
+import { cleanupPrecheck, decideCleanup, lockedLongerThan, UNLOCK_GRACE_MS } from './cleanup-decide.js';
+import { withOwner } from './decide.js';
+import type { Liveness } from './liveness.js';
 
 /** What the cleanup needs of a KubeClient. */
-export type CleanupClient = Pick<KubeClient, 'list' | 'getMetadata' | 'delete'>;
+export type CleanupClient = Pick<KubeClient, 'list' | 'getMetadata' | 'delete' | 'replace'>;
 
 export interface CleanupOptions {
   /** Only this namespace; default all namespaces. */
@@ -26,6 +30,14 @@ export interface CleanupOptions {
   pageSize?: number;
   /** Objects looked at in parallel; default 8. */
   concurrency?: number;
+  /**
+   * How lock owners are known to be alive (the deployers' Pods); when given, a kept SyncObject
+   * locked for longer than `unlockGraceMs` by an owner that is gone is unlocked. Default none.
+   */
+  liveness?: Liveness;
+  /** Default UNLOCK_GRACE_MS. */
+  unlockGraceMs?: number;
+  now?: () => Date;
 }
 
 export interface CleanupCounts {
@@ -33,6 +45,8 @@ export interface CleanupCounts {
   checked: number;
   deleted: number;
   kept: number;
+  /** Kept, and unlocked: its owner was gone. */
+  unlocked: number;
   /** Unknown kinds and malformed SyncObjects (logged as errors). */
   skipped: number;
   /** Reads or deletes that failed (logged; the next run tries again). */
@@ -92,10 +106,41 @@ async function apply(
   return outcome;
 }
 
-async function cleanupOne(client: CleanupClient, so: SyncObject, log: Logger): Promise<Outcome> {
+/** Whether a kept SyncObject is locked, for longer than the grace, by an owner that is gone. */
+async function ownerGone(so: SyncObject, opts: CleanupOptions, now: Date): Promise<boolean> {
+  if (!opts.liveness || !lockedLongerThan(so, now, opts.unlockGraceMs ?? UNLOCK_GRACE_MS)) return false;
+  return !(await opts.liveness.isAlive(so.spec.podName));
+}
+
+/** A kept SyncObject whose owner is gone: unlocked (optimistic: one locked again since stays). */
+async function unlockIfOwnerGone(
+  client: CleanupClient,
+  so: SyncObject,
+  opts: CleanupOptions,
+): Promise<Outcome> {
+  const now = opts.now?.() ?? new Date();
+  if (!(await ownerGone(so, opts, now))) return 'kept';
+  try {
+    await client.replace(GVK.SyncObject, withOwner(so, '', now));
+  } catch (err) {
+    if (isNotFound(err) || isConflict(err)) return 'kept';
+    throw err;
+  }
+  opts.log.info('unlocked SyncObject of a gone owner', {
+    syncObject: `${so.metadata?.namespace}/${so.metadata?.name}`,
+    owner: so.spec.podName,
+  });
+  return 'unlocked';
+}
+
+async function cleanupOne(client: CleanupClient, so: SyncObject, opts: CleanupOptions): Promise<Outcome> {
+  const log = opts.log;
   try {
     const decision = cleanupPrecheck(so) ?? decideCleanup(so, await observe(client, so));
-    return await apply(client, so, decision, log);
+    const outcome = await apply(client, so, decision, log);
+    return outcome === 'kept' && decision.action === 'keep'
+      ? await unlockIfOwnerGone(client, so, opts)
+      : outcome;
   } catch (err) {
     log.error('SyncObject cleanup failed', {
       syncObject: `${so.metadata?.namespace}/${so.metadata?.name}`,
@@ -110,7 +155,7 @@ export async function cleanupSyncObjects(
   client: CleanupClient,
   opts: CleanupOptions,
 ): Promise<CleanupCounts> {
-  const counts: CleanupCounts = { checked: 0, deleted: 0, kept: 0, skipped: 0, failed: 0 };
+  const counts: CleanupCounts = { checked: 0, deleted: 0, kept: 0, unlocked: 0, skipped: 0, failed: 0 };
   const limit = pLimit(opts.concurrency ?? DEFAULT_CONCURRENCY);
   let cont: string | undefined;
   do {
@@ -119,7 +164,7 @@ export async function cleanupSyncObjects(
       continue: cont,
     });
     const mine = page.items.filter((so) => opts.prefix === undefined || so.spec?.prefix === opts.prefix);
-    const outcomes = await Promise.all(mine.map((so) => limit(() => cleanupOne(client, so, opts.log))));
+    const outcomes = await Promise.all(mine.map((so) => limit(() => cleanupOne(client, so, opts))));
     for (const o of outcomes) counts[o] += 1;
     counts.checked += mine.length;
     cont = page.metadata?.continue || undefined;

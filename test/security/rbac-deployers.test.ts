@@ -253,7 +253,7 @@ describe('deployitem-timeout', () => {
 describe('syncobject-cleanup', () => {
   const NS = 'rbac-cleanup';
 
-  async function locked(name: string): Promise<string> {
+  async function locked(name: string, owner = '', since = new Date()): Promise<string> {
     const item = await c.admin.create<DeployItem>(GVK.DeployItem, deployItem(NS, name));
     const uid = item.metadata!.uid!;
     const so = expectedSyncObjectName('mock', uid);
@@ -263,41 +263,60 @@ describe('syncobject-cleanup', () => {
         name: so,
         prefix: 'mock',
         target: { kind: 'DeployItem', namespace: NS, name, uid },
-        owner: '',
-        now: new Date(),
+        owner,
+        now: since,
       }),
     );
     return so;
   }
 
-  it('deletes the SyncObject of a gone DeployItem with only its ClusterRole, and reads nothing else', async () => {
+  it('deletes the SyncObject of a gone DeployItem and unlocks a gone Pod’s lock with only its Roles, and reads nothing else', async () => {
     const id = await c.identity('syncobject-cleanup');
     const { log, lines } = capturingLogger('syncobject-cleanup');
     await c.ensureNamespace(NS);
     const live = await locked('live');
     const stale = await locked('stale');
     await c.admin.delete(GVK.DeployItem, { namespace: NS, name: 'stale' });
+    // locks held for a minute: by a deployer Pod that is gone, and by one that runs
+    const minuteAgo = new Date(Date.now() - 60_000);
+    const orphan = await locked('orphan', 'deployer-mock-gone', minuteAgo);
+    const held = await locked('held', 'deployer-mock-running', minuteAgo);
+    await c.admin.create(GVK.Pod, {
+      metadata: { name: 'deployer-mock-running', namespace: SYSTEM },
+      spec: { containers: [{ name: 'c', image: 'i' }] },
+    });
     const instance = createCleanupInstance({
-      env: () => ({ KUBECONFIG: id.kubeconfig, CONFIG_FILE: '/etc/landscape/config.yaml' }),
+      env: () => ({
+        KUBECONFIG: id.kubeconfig,
+        CONFIG_FILE: '/etc/landscape/config.yaml',
+        POD_NAMESPACE: SYSTEM,
+      }),
       readFile: () => manifestConfig('deployers', 'syncobject-cleanup'),
       log,
     });
     try {
       const counts = await runCleanupTick(instance);
-      expect(counts).toMatchObject({ failed: 0, skipped: 0 });
+      expect(counts).toMatchObject({ failed: 0, skipped: 0, unlocked: 1 });
       expect(counts?.deleted).toBeGreaterThanOrEqual(1);
     } finally {
       await instance.close();
     }
     expect(await gone(c.admin.get(GVK.SyncObject, NS, stale))).toBe(true);
     expect(await gone(c.admin.get(GVK.SyncObject, NS, live))).toBe(false);
+    const podOf = async (so: string): Promise<string> =>
+      (await c.admin.get<SyncObject>(GVK.SyncObject, NS, so)).spec.podName;
+    expect(await podOf(orphan)).toBe('');
+    expect(await podOf(held)).toBe('deployer-mock-running');
     expect(forbiddenLines(lines)).toEqual([]);
 
     // a SyncObject of another kind could not be judged; it never creates locks nor lists items
     expect(await c.can(id.token, { verb: 'get', resource: 'configmaps', namespace: NS })).toBe(false);
     const so = { group: 'landscaper.gardener.cloud', resource: 'syncobjects', namespace: NS };
     expect(await c.can(id.token, { verb: 'create', ...so })).toBe(false);
-    expect(await c.can(id.token, { verb: 'update', ...so })).toBe(false);
+    expect(await c.can(id.token, { verb: 'patch', ...so })).toBe(false);
+    // Pods: read one by name in its own namespace only
+    expect(await c.statusOf(id.token, `/api/v1/namespaces/${SYSTEM}/pods`)).toBe(403);
+    expect(await c.statusOf(id.token, `/api/v1/namespaces/${NS}/pods/x`)).toBe(403);
     expect(
       await c.statusOf(id.token, `/apis/landscaper.gardener.cloud/v1alpha1/namespaces/${NS}/deployitems`),
     ).toBe(403);

@@ -80,7 +80,7 @@ describe('cleanupSyncObjects', () => {
     const { log, lines } = recordingLogger('cleanup');
     const counts = await cleanupSyncObjects(client, { namespace: NS, log });
 
-    expect(counts).toEqual({ checked: 5, deleted: 2, kept: 2, skipped: 1, failed: 0 });
+    expect(counts).toEqual({ checked: 5, deleted: 2, kept: 2, unlocked: 0, skipped: 1, failed: 0 });
     expect(await names(NS)).toEqual([`mock-${live.uid}`, `mock-${renewed.uid}`, 'mock-g-uid'].sort());
     expect(lines.filter((l) => l.level === 'error')).toEqual([
       expect.objectContaining({
@@ -101,6 +101,7 @@ describe('cleanupSyncObjects', () => {
       checked: 3,
       deleted: 0,
       kept: 2,
+      unlocked: 0,
       skipped: 1,
       failed: 0,
     });
@@ -145,7 +146,7 @@ describe('cleanupSyncObjects', () => {
     for (const t of targets.slice(0, 3)) await client.delete(GVK.ConfigMap, { namespace: ns, name: t.name });
     const { log } = recordingLogger('cleanup');
     const counts = await cleanupSyncObjects(client, { prefix: 'paged', pageSize: 2, concurrency: 2, log });
-    expect(counts).toEqual({ checked: 5, deleted: 3, kept: 2, skipped: 0, failed: 0 });
+    expect(counts).toEqual({ checked: 5, deleted: 3, kept: 2, unlocked: 0, skipped: 0, failed: 0 });
     expect(await names(ns)).toEqual(
       targets
         .slice(3)
@@ -168,12 +169,45 @@ describe('cleanupSyncObjects', () => {
         return client.getMetadata(gvk, namespace, name);
       },
       delete: (gvk, ref, options) => client.delete(gvk, ref, options),
+      replace: (gvk, object, options) => client.replace(gvk, object, options),
     };
     const { log } = recordingLogger('cleanup');
     expect(await cleanupSyncObjects(racing, { namespace: ns, log })).toMatchObject({ deleted: 0, kept: 1 });
     expect((await readSyncObject(client, ns, `mock-${t.uid}`)).spec.podName).toBe('');
     // The next run deletes it.
     expect(await cleanupSyncObjects(client, { namespace: ns, log })).toMatchObject({ deleted: 1 });
+  });
+
+  it('with a liveness, a lock of a gone owner older than the grace is unlocked; alive or fresh ones stay', async () => {
+    const ns = 'cleanup-g';
+    await ensureNamespace(client, ns);
+    const dead = await configMapTarget(client, ns, 'dead-owner');
+    const alive = await configMapTarget(client, ns, 'alive-owner');
+    const fresh = await configMapTarget(client, ns, 'fresh-lock');
+    await createLocker({ client, prefix: 'mock', owner: 'gone-pod', liveness: alwaysAlive }).acquire(dead);
+    await createLocker({ client, prefix: 'mock', owner: 'live-pod', liveness: alwaysAlive }).acquire(alive);
+    const liveness: Liveness = { isAlive: (owner) => Promise.resolve(owner !== 'gone-pod') };
+    const { log, lines } = recordingLogger('cleanup');
+    // a minute later: both old enough; only the gone owner's lock is given back
+    const later = (): Date => new Date(Date.now() + 60_000);
+    expect(await cleanupSyncObjects(client, { namespace: ns, log, liveness, now: later })).toMatchObject({
+      checked: 2,
+      kept: 1,
+      unlocked: 1,
+    });
+    expect((await readSyncObject(client, ns, `mock-${dead.uid}`)).spec.podName).toBe('');
+    expect((await readSyncObject(client, ns, `mock-${alive.uid}`)).spec.podName).toBe('live-pod');
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'unlocked SyncObject of a gone owner', owner: 'gone-pod' }),
+    ]);
+    // a lock just taken by an owner that looks gone (its Pod may lag) stays within the grace
+    await createLocker({ client, prefix: 'mock', owner: 'gone-pod', liveness: alwaysAlive }).acquire(fresh);
+    expect(await cleanupSyncObjects(client, { namespace: ns, log, liveness })).toMatchObject({ unlocked: 0 });
+    expect((await readSyncObject(client, ns, `mock-${fresh.uid}`)).spec.podName).toBe('gone-pod');
+    // without a liveness nothing is unlocked
+    expect(await cleanupSyncObjects(client, { namespace: ns, log, now: later })).toMatchObject({
+      unlocked: 0,
+    });
   });
 
   it('a read that fails is counted and logged, the rest goes on', async () => {
@@ -188,12 +222,14 @@ describe('cleanupSyncObjects', () => {
       getMetadata: (gvk, namespace, name) =>
         name === 'fails' ? Promise.reject(new Error('boom')) : client.getMetadata(gvk, namespace, name),
       delete: (gvk, ref, options) => client.delete(gvk, ref, options),
+      replace: (gvk, object, options) => client.replace(gvk, object, options),
     };
     const { log, lines } = recordingLogger('cleanup');
     expect(await cleanupSyncObjects(failing, { namespace: ns, log })).toEqual({
       checked: 2,
       deleted: 0,
       kept: 1,
+      unlocked: 0,
       skipped: 0,
       failed: 1,
     });
