@@ -5,7 +5,7 @@
  * Target points at). Created in parallel batches; disturb() deletes `scale.deleteShare` of the
  * succeeded items of each kind. The end state: every live item Succeeded with jobIDFinished ==
  * jobID and its ConfigMap in the target, every deleted item gone with its ConfigMap, and no
- * SyncObject of one of our items still locked.
+ * SyncObject of one of our items still locked by an owner that is gone.
  */
 import pLimit from 'p-limit';
 import { GVK } from '../../../shared/api/gvk.js';
@@ -178,19 +178,28 @@ function problems(item: Item | undefined, name: string): string[] {
   return [];
 }
 
-async function lockProblems(ctx: DrillContext, s: State, ours: Set<string>): Promise<string[]> {
+/** Locks on our items held by an owner whose Pod is gone (the deployers' Pods are in landscape-system). */
+async function deadOwnerLocks(ctx: DrillContext, s: State, ours: Set<string>): Promise<SyncObject[]> {
   const locks = await listAll<SyncObject>(ctx.main, GVK.SyncObject, s.namespace);
   const pods = new Set(
     (await listAll<Item>(ctx.main, GVK.Pod, 'landscape-system'))
       .filter((p) => !p.metadata.deletionTimestamp)
       .map((p) => p.metadata.name),
   );
-  return locks
-    .filter((l) => l.spec?.kind === 'DeployItem' && ours.has(l.spec.name ?? '') && l.spec.podName)
-    .map(
-      (l) =>
-        `SyncObject ${l.metadata.name} of item ${l.spec?.name} still locked by ${l.spec?.podName} (owner ${pods.has(l.spec?.podName ?? '') ? 'alive' : 'gone'})`,
-    );
+  return locks.filter(
+    (l) =>
+      l.spec?.kind === 'DeployItem' &&
+      ours.has(l.spec.name ?? '') &&
+      Boolean(l.spec.podName) &&
+      !pods.has(l.spec.podName ?? ''),
+  );
+}
+
+async function lockProblems(ctx: DrillContext, s: State, ours: Set<string>): Promise<string[]> {
+  return (await deadOwnerLocks(ctx, s, ours)).map(
+    (l) =>
+      `SyncObject ${l.metadata.name} of item ${l.spec?.name} still locked by ${l.spec?.podName}, which is gone`,
+  );
 }
 
 async function configMapProblems(s: State, live: string[]): Promise<string[]> {
@@ -212,10 +221,12 @@ async function settled(ctx: DrillContext, s: State): Promise<boolean> {
   const byName = new Map(items.map((i) => [i.metadata.name, i]));
   if ([...s.deleted].some((n) => byName.has(n))) return false;
   const live = [...s.names.mock, ...s.names.manifest].filter((n) => !s.deleted.has(n));
-  return live.every((n) => {
+  const done = live.every((n) => {
     const i = byName.get(n);
     return i !== undefined && finished(i);
   });
+  // and no lock left to a killed replica (syncobject-cleanup gives those back)
+  return done && (await deadOwnerLocks(ctx, s, new Set(live))).length === 0;
 }
 
 async function check(ctx: DrillContext, s: State): Promise<WorkloadCheck> {
