@@ -26,7 +26,13 @@ const SEED_CAPACITY = 5;
 const EXPECTED_REPLICAS = 2;
 const FIRST_SHOOTS = ['w-0', 'w-1', 'w-2', 'w-3'];
 const LAST_SHOOT = 'w-4';
+/** How long one stage may take: longer while a thousand DeployItems load the machine. */
 const STAGE_MS = 150_000;
+const LOADED_STAGE_MS = 400_000;
+
+function stageMs(ctx: DrillContext): number {
+  return ctx.scale.mockItems + ctx.scale.manifestItems > 500 ? LOADED_STAGE_MS : STAGE_MS;
+}
 
 interface Plan {
   set: string;
@@ -125,7 +131,7 @@ async function replicaReady(ctx: DrillContext, p: Plan, n: number): Promise<bool
 }
 
 async function stage(ctx: DrillContext, what: string, probe: () => Promise<boolean>): Promise<void> {
-  if (!(await waitFor(probe, STAGE_MS, 1_000))) throw new Error(`timed out waiting for ${what}`);
+  if (!(await waitFor(probe, stageMs(ctx), 1_000))) throw new Error(`timed out waiting for ${what}`);
   ctx.log(`seedset: ${what}`);
 }
 
