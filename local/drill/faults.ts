@@ -47,14 +47,26 @@ export interface Fault {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** How often clusters the work adds while the fault is on (a target, shoots) get it too. */
+const NEW_CLUSTER_CHECK_MS = 200;
+
 function apiFault(name: FaultName, description: string, spec: Omit<FaultSpec, 'random'>): Fault {
   return {
     name,
     description,
     begin(t) {
-      const clusters = t.landscape.api?.clusters() ?? [];
-      for (const c of clusters) c.faults.set({ ...spec, random: t.random });
+      const faulted = new Set<string>();
+      const apply = (): void => {
+        for (const c of t.landscape.api?.clusters() ?? []) {
+          if (faulted.has(c.name)) continue;
+          c.faults.set({ ...spec, random: t.random });
+          faulted.add(c.name);
+        }
+      };
+      apply();
+      const timer = setInterval(apply, NEW_CLUSTER_CHECK_MS);
       return Promise.resolve(() => {
+        clearInterval(timer);
         const counts: Record<string, number> = {};
         for (const c of t.landscape.api?.clusters() ?? []) {
           c.faults.set(undefined);
