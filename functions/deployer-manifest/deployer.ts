@@ -52,6 +52,7 @@ export interface ManifestDeployerOptions {
 function defaultClientForKubeconfig(yaml: string): KubeClient {
   return createKubeClient(kubeConfigFromTargetKubeconfig(yaml, 'providerConfiguration.kubeconfig'), {
     fieldManager: FIELD_MANAGER,
+    retryTransient: true,
   });
 }
 

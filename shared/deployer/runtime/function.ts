@@ -135,6 +135,8 @@ function setup(
     targetClient: async (target): Promise<KubeClient> =>
       createKubeClient(await kubeConfigForTarget(target, { readSecret: host.secretReader() }), {
         fieldManager: functionName,
+        // as client-go: a target cluster's Retry-After is honoured, a failed GET sent again
+        retryTransient: true,
       }),
     hooks: hooksFor(config),
     deployer: { name: functionName, identity: config.identity ?? functionName, version: config.version },
