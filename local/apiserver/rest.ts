@@ -38,13 +38,11 @@ import {
   isWatch,
   listOptions,
   metadataOnly,
-  outputKind,
-  watchOptions,
   type ResourceRequest,
 } from './request.js';
 import { jsonBody, send, type ServerContext } from './server.js';
 import type { KubeObject } from './types.js';
-import { startWatch, type WatchOptions } from './watch.js';
+import { wantsTable, watch } from './rest-watch.js';
 import { decodeObject } from './decode.js';
 import { createTokenRequest, storeLookup, tokenRequestDef } from './rbac/index.js';
 import { parseIncludeObject, tableGroupVersion, toTable } from './table/index.js';
@@ -84,10 +82,6 @@ interface TableMeta {
   remainingItemCount?: number;
 }
 
-function wantsTable(call: RestCall): boolean {
-  return outputKind(call.req.headers.accept) === 'table';
-}
-
 function tableOf(
   call: RestCall,
   scope: Scope,
@@ -125,47 +119,6 @@ function list(ctx: ServerContext, call: RestCall, scope: Scope): void {
       }
     : { kind: scope.def.listKind, apiVersion: apiVersionOf(scope.def), metadata, items: result.items };
   send(call.res, 200, body);
-}
-
-function watch(ctx: ServerContext, call: RestCall, scope: Scope): void {
-  const opts: WatchOptions & { timeoutSeconds?: number } = watchOptions(
-    call.url.searchParams,
-    metadataOnly(call.req.headers.accept, scope.def, 'watch'),
-  );
-  if (wantsTable(call)) {
-    opts.table = {
-      includeObject: parseIncludeObject(call.url.searchParams.get('includeObject')),
-      groupVersion: tableGroupVersion(call.req.headers.accept),
-    };
-  }
-  const { res } = call;
-  ctx.ops.matcher(scope.def, opts); // selector errors answer 400 before the stream starts
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Transfer-Encoding': 'chunked',
-    'Cache-Control': 'no-cache, private',
-  });
-  res.flushHeaders();
-  // nothing is written once the response ended (a write after end is an 'error' event on it)
-  const stop = startWatch(ctx.ops, ctx.store, scope, opts, {
-    write: (line) => {
-      if (!res.writableEnded) res.write(line);
-    },
-  });
-  if (!stop) {
-    res.end();
-    return;
-  }
-  const timeout = (opts.timeoutSeconds ?? 1800 + Math.floor(Math.random() * 1800)) * 1000;
-  const close = (): void => {
-    clearTimeout(timer);
-    stop();
-  };
-  const timer = setTimeout(() => {
-    close();
-    res.end();
-  }, timeout);
-  res.on('close', close);
 }
 
 function get(ctx: ServerContext, call: RestCall, scope: Scope): void {
