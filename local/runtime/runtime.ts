@@ -80,6 +80,12 @@ export interface Runtime {
   readonly activator: Activator;
   readonly knative: KnativeSet;
   status(): Promise<FunctionRow[]>;
+  /**
+   * Stops every ApiServerSource and starts them again, as Knative rolls the adapter Deployment
+   * (e.g. on a namespace change under a namespaceSelector): events of the time between are lost.
+   * Resolves once the new sources have listed (and, as Knative's, sent nothing for what they found).
+   */
+  restartSources(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -351,16 +357,18 @@ async function assemble(
   const pingSources = startPingSources(ping.specs, { log, fetch }, { allowSeconds: true });
   stoppers.push(() => pingSources.stop());
 
-  const sources: SourceService = await startService({
-    specs: set.apiServerSources,
-    kubeConfig: o.kubeConfig,
-    logger: log.child('apiserver-source'),
-    resolveSink: sinkFromRefs(resolve),
-    sourceOptions: { fetch },
-    ...(o.resyncIntervalMs !== undefined ? { resyncIntervalMs: o.resyncIntervalMs } : {}),
-  });
-  stoppers.push(() => sources.stop());
-  await sources.ready;
+  const startSources = (): Promise<SourceService> =>
+    startService({
+      specs: set.apiServerSources,
+      kubeConfig: o.kubeConfig,
+      logger: log.child('apiserver-source'),
+      resolveSink: sinkFromRefs(resolve),
+      sourceOptions: { fetch },
+      ...(o.resyncIntervalMs !== undefined ? { resyncIntervalMs: o.resyncIntervalMs } : {}),
+    });
+  const running = { sources: await startSources() };
+  stoppers.push(() => running.sources.stop());
+  await running.sources.ready;
 
   return {
     activatorUrl: activator.url,
@@ -371,6 +379,13 @@ async function assemble(
     activator,
     knative: set,
     status: async () => statusRows(activator.status(), await triggerCounts(metrics, set)),
+    restartSources: async () => {
+      // as Knative rolls the adapter's Deployment: the old adapter is gone before the new one
+      // lists, so whatever changes in between is never sent
+      await running.sources.stop();
+      running.sources = await startSources();
+      await running.sources.ready;
+    },
     stop: () => {
       activator.quiesce();
       return unwind(stoppers);
