@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import type { DestinationStream } from 'pino';
 import { createLogger, isLogLevel, type Logger } from '../../shared/log/index.js';
 import { defaultConfig, FUNCTION_NAME, loadConfig, type DeadLetterConfig } from './config.js';
+import { podName } from '../../shared/function/pod.js';
 import { describeDeadLetter, type DeadLetterEvent, type DeadLetterRecord } from './describe.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -46,7 +47,7 @@ export function createDeadLetterInstance(opts: DeadLetterInstanceOptions = {}): 
     createLogger({
       name: FUNCTION_NAME,
       level,
-      fields: { pod: env['POD_NAME'] },
+      fields: { pod: podName(env) },
       ...(opts.destination ? { destination: opts.destination } : {}),
       ...(opts.now ? { now: opts.now } : {}),
     });

@@ -20,6 +20,7 @@ import {
   type InstanceOptions,
 } from '../../shared/function/index.js';
 import { createRedisInstance } from '../../shared/function/redis.js';
+import { podName } from '../../shared/function/pod.js';
 import { FUNCTION_NAME, loadConfig, type ManagedSeedSetConfig } from './config.js';
 import { reconcileSet, requeueSet, type PassResult, type SetDeps } from './reconcile.js';
 import { routeEvent } from './route.js';
@@ -41,7 +42,7 @@ export function createManagedSeedSetInstance(
         redis: () => handle.get(),
         now: () => new Date(),
         newId: randomUUID,
-        owner: env['POD_NAME'] ?? `${FUNCTION_NAME}-${randomUUID().slice(0, 8)}`,
+        owner: podName(env) ?? `${FUNCTION_NAME}-${randomUUID().slice(0, 8)}`,
         log,
         ...overrides,
       }),

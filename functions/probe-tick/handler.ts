@@ -17,6 +17,7 @@ import {
 } from '../../shared/function/index.js';
 import { createKubeClient } from '../../shared/kube/index.js';
 import { FUNCTION_NAME, loadConfig, type ProbeTickConfig } from './config.js';
+import { podName } from '../../shared/function/pod.js';
 import { runTick, type TickDeps, type TickSummary } from './tick.js';
 
 export { FUNCTION_NAME } from './config.js';
@@ -52,7 +53,7 @@ export function createProbeTickInstance(
           rand: Math.random,
           sleep: (ms) => delay(ms, undefined, { signal: stopping.signal }).catch(() => undefined),
           signal: stopping.signal,
-          owner: `${env['POD_NAME'] ?? 'probe-tick'}/${randomUUID()}`,
+          owner: `${podName(env) ?? 'probe-tick'}/${randomUUID()}`,
           log,
           ...overrides,
         };

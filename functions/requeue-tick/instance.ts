@@ -9,6 +9,7 @@ import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
 import { emitOrThrow, type Event, type FetchLike } from '../../shared/events/index.js';
 import { createLogger, isLogLevel, type Logger } from '../../shared/log/index.js';
 import { FUNCTION_NAME, loadConfig, type TickConfig } from './config.js';
+import { podName } from '../../shared/function/pod.js';
 import { runTick, type TickSummary } from './tick.js';
 
 export interface TickHandlerOptions {
@@ -52,7 +53,7 @@ export function createTickInstance(opts: TickHandlerOptions = {}): TickInstance 
     log ??= createLogger({
       name: FUNCTION_NAME,
       level: isLogLevel(level) ? level : 'info',
-      fields: { pod: env['POD_NAME'] },
+      fields: { pod: podName(env) },
     });
     let text: string | undefined;
     try {

@@ -20,6 +20,7 @@ import {
   type InstanceOptions,
 } from '../../shared/function/index.js';
 import { createRedisInstance } from '../../shared/function/redis.js';
+import { podName } from '../../shared/function/pod.js';
 import { FUNCTION_NAME, loadConfig, type ScheduleShootConfig } from './config.js';
 import { reconcileShoot, type ScheduleDeps, type ScheduleOutcome } from './schedule.js';
 import { cachedSeeds } from './inputs.js';
@@ -45,7 +46,7 @@ export function createScheduleShootInstance(
         const redis = (): ReturnType<RedisHandle['get']> => handle.get();
         const now = (): number => Date.now();
         const usage = createUsageStore(
-          { client, redis, now, owner: `${env['POD_NAME'] ?? FUNCTION_NAME}/${randomUUID()}`, log },
+          { client, redis, now, owner: `${podName(env) ?? FUNCTION_NAME}/${randomUUID()}`, log },
           { reservationTtlMs: config.reservationTimeout, rebuildTimeoutMs: config.rebuildTimeout },
         );
         const seeds = cachedSeeds(client, config.seedCacheTtl, now);

@@ -22,6 +22,7 @@ import {
   type Liveness,
 } from '../../shared/lock/index.js';
 import { FUNCTION_NAME, loadConfig, type CleanupConfig } from './config.js';
+import { podIdentity } from '../../shared/function/pod.js';
 
 export { FUNCTION_NAME } from './config.js';
 
@@ -40,7 +41,7 @@ export function createCleanupInstance(
       loadConfig,
       setup: ({ env }) => {
         const client = hostKubeClient(env, FUNCTION_NAME);
-        const namespace = env['POD_NAMESPACE']?.trim();
+        const namespace = podIdentity(env).podNamespace;
         return { client, ...(namespace ? { liveness: podLiveness(client, namespace) } : {}) };
       },
     },

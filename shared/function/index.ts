@@ -11,6 +11,7 @@ import type { ConfigResult } from '../config/index.js';
 import { readConfigFile } from '../config/index.js';
 import { createKubeClient, kubeConfigFromEnv, kubeConfigInCluster, type KubeClient } from '../kube/index.js';
 import { createLogger, isLogLevel, type Logger } from '../log/index.js';
+import { podName } from './pod.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -40,7 +41,7 @@ function defaultLogger(name: string, env: Env): Logger {
   return createLogger({
     name,
     level: isLogLevel(level) ? level : 'info',
-    fields: env['POD_NAME'] ? { pod: env['POD_NAME'] } : {},
+    fields: podName(env) ? { pod: podName(env) } : {},
   });
 }
 

@@ -1,4 +1,5 @@
 import { heartbeatLiveness } from './liveness.js';
+import type { PodReads } from '../function/pod.js';
 import type { LockOwner, LockOwnerEnv } from './owner.js';
 import { instanceId, isLivenessKind, livenessFor, lockOwner } from './owner.js';
 
@@ -41,6 +42,34 @@ describe('lockOwner', () => {
     const got = lockOwner(env, rand);
     expect(got).toEqual(want);
     expect(isLivenessKind(got.liveness)).toBe(true);
+  });
+
+  // no downward API on a default Knative install: the hostname and the namespace file
+  const reads = (ns?: string): PodReads => ({
+    hostname: () => 'mock-00001-abc',
+    readNamespaceFile: () => ns,
+  });
+  it.each<[string, LockOwnerEnv, PodReads, LockOwner]>([
+    [
+      'in a Pod: hostname + namespace file → pod liveness',
+      { KUBERNETES_SERVICE_HOST: '10.0.0.1' },
+      reads('ls-system\n'),
+      { owner: 'mock-00001-abc', liveness: 'pod', podNamespace: 'ls-system' },
+    ],
+    [
+      'in a Pod without a token: the hostname, heartbeat',
+      { KUBERNETES_SERVICE_HOST: '10.0.0.1' },
+      reads(),
+      { owner: 'mock-00001-abc', liveness: 'heartbeat' },
+    ],
+    [
+      'not in a Pod: the hostname is not read',
+      {},
+      reads('ls'),
+      { owner: 'instance-r4nd0m', liveness: 'heartbeat' },
+    ],
+  ])('%s', (_name, env, r, want) => {
+    expect(lockOwner(env, rand, r)).toEqual(want);
   });
 
   it('the random id is made once per process', () => {

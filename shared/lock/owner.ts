@@ -1,12 +1,15 @@
 /**
  * Who am I, as a lock owner, and how do others tell whether I am alive?
  *
- * POD_NAME (downward API) names the owner where replicas are Pods; with POD_NAMESPACE as well,
- * liveness is by Pod. Elsewhere (Cloud Functions) the owner is a random id per process and
- * liveness is by a heartbeat key in Redis. The caller passes the environment in.
+ * Where replicas are Pods the Pod name names the owner; with the Pod's namespace as well,
+ * liveness is by Pod. Both come from shared/function/pod.ts (the hostname and the service
+ * account's namespace file, POD_NAME / POD_NAMESPACE overriding: no downward API). Elsewhere
+ * (Cloud Functions) the owner is a random id per process and liveness is by a heartbeat key in
+ * Redis. The caller passes the environment in (and may pass the reads of the Pod's identity).
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisHandle } from '../cache/index.js';
+import { podIdentity, type PodReads } from '../function/pod.js';
 import type { Logger } from '../log/index.js';
 import type { HeartbeatOptions, Liveness, PodMetadataReader } from './liveness.js';
 import { heartbeatLiveness, podLiveness } from './liveness.js';
@@ -23,6 +26,8 @@ export type LockOwner =
 export interface LockOwnerEnv {
   POD_NAME?: string;
   POD_NAMESPACE?: string;
+  /** Set by the kubelet in every container: the Pod's hostname and namespace file are read. */
+  KUBERNETES_SERVICE_HOST?: string;
   /** Knative's and Cloud Run's service name, used in the instance id for readability. */
   K_SERVICE?: string;
   /** The Functions Framework's function name (Cloud Functions). */
@@ -39,10 +44,12 @@ export function instanceId(rand: () => string = randomUUID): string {
 
 const MAX_OWNER_BASE = 63 - 1 - 36;
 
-/** The lock owner of this process; `rand` replaces the per-process random id (tests). */
-export function lockOwner(env: LockOwnerEnv, rand?: () => string): LockOwner {
-  const podName = env.POD_NAME?.trim();
-  const podNamespace = env.POD_NAMESPACE?.trim();
+/**
+ * The lock owner of this process; `rand` replaces the per-process random id and `reads` the
+ * reads of the hostname and namespace file (tests).
+ */
+export function lockOwner(env: LockOwnerEnv, rand?: () => string, reads?: PodReads): LockOwner {
+  const { podName, podNamespace } = podIdentity(env, reads);
   if (podName && podNamespace) return { owner: podName, liveness: 'pod', podNamespace };
   if (podName) return { owner: podName, liveness: 'heartbeat' };
   const id = rand ? rand() : instanceId();
@@ -64,7 +71,7 @@ export function livenessFor(who: LockOwner, deps: LivenessDeps): Liveness {
   if (who.liveness === 'pod') return podLiveness(deps.client, who.podNamespace);
   if (!deps.redis) {
     throw new Error(
-      'heartbeat lock liveness needs Redis (REDIS_URL) when POD_NAME/POD_NAMESPACE are not set',
+      'heartbeat lock liveness needs Redis (REDIS_URL) when the Pod name and namespace are not known',
     );
   }
   return heartbeatLiveness(deps.redis, { ...deps.heartbeat, log: deps.log });

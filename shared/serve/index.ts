@@ -9,6 +9,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
+import { podName } from '../function/pod.js';
 
 export interface ServeOptions {
   /** The registered function name (FUNCTION_TARGET). */
@@ -78,7 +79,7 @@ export function main(name: string, env: Readonly<Record<string, string | undefin
   });
   serveFunction({ name, port: portFrom(env) }).then(
     (serving) => {
-      log('serving', { function: name, port: serving.port, pod: env['POD_NAME'] });
+      log('serving', { function: name, port: serving.port, pod: podName(env) });
       const stop = (signal: string): void => {
         log('stopping', { function: name, signal });
         void serving.close().then(() => process.exit(0));
