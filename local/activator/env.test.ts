@@ -127,7 +127,7 @@ describe('localConfigFile', () => {
 });
 
 describe('replicaEnv', () => {
-  it('K_SERVICE, K_REVISION, K_CONFIGURATION, FUNCTION_TARGET, KUBECONFIG and NODE_ENV, nothing else from an empty host', async () => {
+  it('K_SERVICE, K_REVISION, K_CONFIGURATION, FUNCTION_TARGET, KUBECONFIG, NODE_ENV and the Pod identity, nothing else from an empty host', async () => {
     expect(await replicaEnv(fn(), ctx())).toEqual({
       K_SERVICE: 'requeue-tick',
       K_REVISION: 'requeue-tick-00001',
@@ -135,7 +135,18 @@ describe('replicaEnv', () => {
       FUNCTION_TARGET: 'requeue-tick',
       KUBECONFIG: '/home/me/landscape/kubeconfig',
       NODE_ENV: 'production',
+      // the hostname and the namespace file of a Pod, as the overrides shared/function/pod.ts reads
+      POD_NAME: POD,
+      POD_NAMESPACE: 'landscape-system',
     });
+  });
+
+  it("a Service's own POD_NAMESPACE wins over the namespace file's stand-in", async () => {
+    const env = await replicaEnv(
+      fn({ env: [{ name: 'POD_NAMESPACE', from: { kind: 'value', value: 'elsewhere' } }] }),
+      ctx(),
+    );
+    expect(env.POD_NAMESPACE).toBe('elsewhere');
   });
 
   const HOST = {
@@ -337,12 +348,12 @@ describe('replicaEnv', () => {
     const cluster = fakeLookup(CLUSTER);
     const service = fn({
       serviceAccountName: 'requeue-tick',
+      // no downward API; K_SINK and K_CE_OVERRIDES appended by the SinkBinding (sinkbinding.ts)
       env: [
-        { name: 'POD_NAME', from: { kind: 'field', fieldPath: 'metadata.name' } },
-        { name: 'POD_NAMESPACE', from: { kind: 'field', fieldPath: 'metadata.namespace' } },
-        { name: 'K_SINK', from: { kind: 'value', value: IN_CLUSTER_SINK } },
         { name: 'CONFIG_FILE', from: { kind: 'value', value: '/etc/landscape/config.yaml' } },
         { name: 'REDIS_URL', from: { kind: 'secret', name: 'landscape-redis', key: 'url', optional: false } },
+        { name: 'K_SINK', from: { kind: 'value', value: IN_CLUSTER_SINK } },
+        { name: 'K_CE_OVERRIDES', from: { kind: 'value', value: '' } },
       ],
     });
     const context = ctx({ lookup: cluster.lookup, hostEnv: { PATH: '/bin' }, ingressToken: 'ingress-token' });
@@ -357,6 +368,7 @@ describe('replicaEnv', () => {
       POD_NAME: POD,
       POD_NAMESPACE: 'landscape-system',
       K_SINK: `${INGRESS}/landscape-system/default`,
+      K_CE_OVERRIDES: '',
       K_SINK_TOKEN: 'ingress-token',
       CONFIG_FILE: join(CONFIG_DIR, 'requeue-tick.yaml'),
       REDIS_URL: 'redis://in-cluster:6379/0',

@@ -1,9 +1,14 @@
 /**
  * The environment of a replica, as Knative and Eventing give it on a cluster, mapped onto the
  * embedded landscape (pure but for the injected lookup of Secret/ConfigMap keys):
- * - the downward API (`metadata.name`, `metadata.namespace`) → the replica's Pod name/namespace;
- * - K_SINK naming the in-cluster broker ingress → the same broker path on the local ingress, and
- *   K_SINK_TOKEN the local ingress's bearer token (Knative's cluster-local ingress needs none);
+ * - a Pod's hostname (its name) and its service account's namespace file, which a replica process
+ *   has neither of → POD_NAME and POD_NAMESPACE, the overrides shared/function/pod.ts reads first
+ *   (a Service's own env entries still win, as a container's env does on a cluster); the downward
+ *   API (`valueFrom.fieldRef`), which a default Knative install refuses, is still understood;
+ * - K_SINK naming the in-cluster broker ingress (what a SinkBinding puts there:
+ *   local/runtime/sinkbinding.ts) → the same broker path on the local ingress, and K_SINK_TOKEN
+ *   the local ingress's bearer token (Knative's cluster-local ingress needs none); a Service no
+ *   SinkBinding selects has no K_SINK;
  * - CONFIG_FILE inside the Service's config mount → `<configDir>/<function>.yaml`;
  * - Secret/ConfigMap key refs → read from the main cluster (a missing optional one is left out);
  * - K_SERVICE, K_REVISION, K_CONFIGURATION, FUNCTION_TARGET, KUBECONFIG (the in-cluster
@@ -122,6 +127,8 @@ export async function replicaEnv(service: FunctionService, ctx: EnvContext): Pro
     FUNCTION_TARGET: service.name,
     KUBECONFIG: ctx.kubeconfig,
     NODE_ENV: 'production',
+    POD_NAME: ctx.podName,
+    POD_NAMESPACE: service.namespace,
     ...(ctx.activatorUrl ? { LANDSCAPE_ACTIVATOR_URL: ctx.activatorUrl } : {}),
   });
   for (const e of service.env) {

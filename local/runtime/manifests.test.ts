@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   EMBEDDED_SCHEDULE_ANNOTATION,
   isKnativeKind,
@@ -233,8 +234,33 @@ describe('loadKnative', () => {
       brokers: [],
       apiServerSources: [],
       pingSources: [],
+      sinkBindings: [],
       objects: [],
       problems: [],
     });
+  });
+
+  it("the repository's knative/: K_SINK (the Broker's in-cluster address) exactly for the Services the SinkBinding selects", async () => {
+    const root = join(dirname(fileURLToPath(import.meta.url)), '../../knative');
+    const families = ['runtime', 'deployers', 'seedmanagement', 'watchdog'].map((f) => join(root, f));
+    const set = await loadKnative(families);
+    expect(set.problems).toEqual([]);
+    expect(set.sinkBindings.map((b) => (b.metadata as { name: string }).name)).toEqual([
+      'landscape-functions',
+    ]);
+    const sinkOf = (s: (typeof set.services)[number]): string | undefined => {
+      const e = s.env.find((x) => x.name === 'K_SINK');
+      return e?.from.kind === 'value' ? e.from.value : undefined;
+    };
+    const withSink = set.services.filter((s) => sinkOf(s) !== undefined);
+    expect(withSink.map((s) => s.name).sort()).toEqual(
+      ['deployer-manifest', 'deployer-mock', 'requeue-tick', 'responsibility-check'].sort(),
+    );
+    for (const s of withSink)
+      expect(sinkOf(s)).toBe(
+        'http://broker-ingress.knative-eventing.svc.cluster.local/landscape-system/default',
+      );
+    // no downward API left for the activator to fill in
+    expect(set.services.flatMap((s) => s.env.filter((e) => e.from.kind === 'field'))).toEqual([]);
   });
 });
