@@ -59,7 +59,10 @@ export interface RuntimeOptions {
   /** REDIS_URL; undefined: a private redis-server. */
   redisUrl?: string;
   overrides?: ActivatorOverrides;
-  /** `dev.landscape.resync` interval of the API-server sources (default 5 min). */
+  /**
+   * The interval of the resync PingSources (label `landscape.dev/resync`): replaces their embedded
+   * schedule (./resync-schedule.ts). Undefined: each one's `landscape.dev/embedded-schedule`.
+   */
   resyncIntervalMs?: number;
   /** Print function logs on stdout too (default true). */
   echoLogs?: boolean;
@@ -364,7 +367,6 @@ async function assemble(
       logger: log.child('apiserver-source'),
       resolveSink: sinkFromRefs(resolve),
       sourceOptions: { fetch },
-      ...(o.resyncIntervalMs !== undefined ? { resyncIntervalMs: o.resyncIntervalMs } : {}),
     });
   const running = { sources: await startSources() };
   stoppers.push(() => running.sources.stop());

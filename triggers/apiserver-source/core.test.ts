@@ -1,4 +1,11 @@
-import { applyChanges, changesForRelist, changesForWatchEvent, isExpiredStatus, objectKey } from './core.js';
+import {
+  applyChanges,
+  changeForWatchEvent,
+  changesForRelist,
+  changesForWatchEvent,
+  isExpiredStatus,
+  objectKey,
+} from './core.js';
 import type { WatchedObject } from './types.js';
 
 const cm = (name: string, rv: string, ns = 'a', labels: Record<string, string> = {}): WatchedObject => ({
@@ -13,7 +20,7 @@ const known = (...objs: WatchedObject[]): Map<string, WatchedObject> =>
 const summary = (changes: { action: string; object: WatchedObject }[]): string[] =>
   changes.map((c) => `${c.action} ${objectKey(c.object)}@${c.object.metadata?.resourceVersion}`);
 
-describe('changesForWatchEvent', () => {
+describe('changesForWatchEvent (informer store)', () => {
   it.each([
     ['ADDED unknown → add', known(), 'ADDED', cm('x', '2'), all, ['add a/x@2']],
     ['ADDED known, same rv → nothing', known(cm('x', '2')), 'ADDED', cm('x', '2'), all, []],
@@ -43,7 +50,30 @@ describe('changesForWatchEvent', () => {
   });
 });
 
-describe('changesForRelist', () => {
+describe("changeForWatchEvent (adapter store: Knative's resourceDelegate, one event per Add/Update/Delete)", () => {
+  it.each([
+    ['ADDED → add', 'ADDED', cm('x', '2'), all, 'add'],
+    ['MODIFIED → update', 'MODIFIED', cm('x', '3'), all, 'update'],
+    ['DELETED → delete', 'DELETED', cm('x', '4'), all, 'delete'],
+    ['ADDED outside the selected namespaces → nothing', 'ADDED', cm('x', '2', 'b'), inA, undefined],
+    ['MODIFIED outside the selected namespaces → nothing', 'MODIFIED', cm('x', '3', 'b'), inA, undefined],
+    ['DELETED outside the selected namespaces → nothing', 'DELETED', cm('x', '4', 'b'), inA, undefined],
+  ] as const)('%s', (_n, type, obj, accept, want) => {
+    expect(changeForWatchEvent(type, obj, accept)?.action).toBe(want);
+  });
+
+  it('the same object seen twice at one resourceVersion is sent twice (no memory, as Knative)', () => {
+    const a = changeForWatchEvent('ADDED', cm('x', '2'), all);
+    const b = changeForWatchEvent('ADDED', cm('x', '2'), all);
+    expect([a?.action, b?.action]).toEqual(['add', 'add']);
+  });
+
+  it('a MODIFIED of an object never seen is an update, not an add', () => {
+    expect(changeForWatchEvent('MODIFIED', cm('x', '7'), all)?.action).toBe('update');
+  });
+});
+
+describe('changesForRelist (informer store)', () => {
   it.each([
     [
       'initial list: an add per object',

@@ -1,7 +1,15 @@
 /**
- * The pure core of the reflector: what a watch event or a re-list means for the objects the source
- * knows, as add/update/delete changes. The shell applies them to its map and emits one CloudEvent
- * per change, so the map always equals what the sink has been told.
+ * The pure core of the reflector, in its two stores:
+ * - `adapter`: Knative's ApiServerSource (knative/eventing pkg/adapter/apiserver/delegate.go). Its
+ *   informer store is a `resourceDelegate` whose `Add`, `Update` and `Delete` each send one
+ *   CloudEvent and whose `Replace` (what a list or a re-list hands over) and `Resync` do nothing:
+ *   one watch event is at most one change (`changeForWatchEvent`), a list is none, and the source
+ *   keeps no memory of objects. Label selection is the API server's there (a watch with a
+ *   labelSelector reports an object leaving it as DELETED).
+ * - `informer`: client-go's informer for the embedded landscape's own controllers (the fixture
+ *   controller, the activator's Pod watch, the source's namespace tracker): a list hands over the
+ *   differences to what is known (`changesForRelist`), watch events are deduped by
+ *   resourceVersion (`changesForWatchEvent`).
  */
 import type { Change, WatchedObject } from './types.js';
 
@@ -34,8 +42,23 @@ function upsert(known: Known, object: WatchedObject): Change[] {
   return [{ action: 'update', object }];
 }
 
+const ACTION = { ADDED: 'add', MODIFIED: 'update', DELETED: 'delete' } as const;
+
 /**
- * The changes one ADDED/MODIFIED/DELETED watch event makes. An object that stops being accepted
+ * Adapter store: the change one ADDED/MODIFIED/DELETED watch event makes, exactly one (the
+ * reflector's `store.Add/Update/Delete`), or none when the object is outside the selected
+ * namespaces.
+ */
+export function changeForWatchEvent(
+  type: 'ADDED' | 'MODIFIED' | 'DELETED',
+  object: WatchedObject,
+  accept: Accept,
+): Change | undefined {
+  return accept(object) ? { action: ACTION[type], object } : undefined;
+}
+
+/**
+ * Informer store: the changes one ADDED/MODIFIED/DELETED watch event makes. An object that stops being accepted
  * (its namespace no longer selected) is a delete with its new state; a known object seen again
  * at the same resourceVersion is nothing.
  */
@@ -52,7 +75,7 @@ export function changesForWatchEvent(
 }
 
 /**
- * The changes between what the source knew and a fresh list: adds for new objects, updates for
+ * Informer store: the changes between what was known and a fresh list: adds for new objects, updates for
  * objects whose resourceVersion moved, deletes (with the last state known) for objects gone.
  * With nothing known this is the initial list: an add per object.
  */

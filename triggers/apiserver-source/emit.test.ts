@@ -42,24 +42,30 @@ describe('binaryHeaders', () => {
   });
 });
 
-describe('retry rules', () => {
+describe("retry rules (cloudevents/sdk-go's defaultRetriableErrors and exponential BackoffFor)", () => {
   it.each([
-    [500, true],
-    [503, true],
     [404, true],
-    [408, true],
-    [409, true],
+    [413, true],
+    [425, true],
     [429, true],
+    [502, true],
+    [503, true],
+    [504, true],
+    [500, false],
+    [501, false],
+    [408, false],
+    [409, false],
     [400, false],
     [403, false],
     [302, false],
   ])('%i retryable: %s', (status, want) => expect(isRetryableStatus(status)).toBe(want));
 
   it.each([
-    [2, 50],
-    [3, 100],
-    [4, 200],
-    [5, 400],
+    [2, 100],
+    [3, 200],
+    [4, 400],
+    [5, 800],
+    [6, 1600],
   ])('delay before attempt %i is %i ms', (n, ms) => expect(backoffDelay(50, n)).toBe(ms));
 });
 
@@ -101,30 +107,40 @@ describe('createEmitter', () => {
     expect(s.sleeps).toEqual([]);
   });
 
-  it('retries network errors and 5xx with backoff from 50 ms', async () => {
-    const s = setup([new Error('ECONNREFUSED'), 503, 200]);
-    await expect(s.emit('http://sink', event)).resolves.toMatchObject({ delivered: true, attempts: 3 });
-    expect(s.sleeps).toEqual([50, 100]);
+  it('retries network errors and 502/503/504 with backoff 100, 200, ... ms', async () => {
+    const s = setup([new Error('ECONNREFUSED'), 503, 502, 504, 200]);
+    await expect(s.emit('http://sink', event)).resolves.toMatchObject({ delivered: true, attempts: 5 });
+    expect(s.sleeps).toEqual([100, 200, 400, 800]);
   });
 
-  it('drops after 5 attempts and says so in the log', async () => {
-    const s = setup([500, 500, 500, 500, 500, 500]);
+  it('drops after 1 attempt and 5 retries and says so in the log', async () => {
+    const s = setup([503, 503, 503, 503, 503, 503, 503]);
     await expect(s.emit('http://sink', event)).resolves.toEqual({
       delivered: false,
-      attempts: 5,
-      status: 500,
+      attempts: 6,
+      status: 503,
       error: undefined,
     });
-    expect(s.sleeps).toEqual([50, 100, 200, 400]);
-    expect(s.calls).toHaveLength(5);
+    expect(s.sleeps).toEqual([100, 200, 400, 800, 1600]);
+    expect(s.calls).toHaveLength(6);
     const line = JSON.parse(s.lines.join(''));
     expect(line).toMatchObject({
       level: 'error',
-      msg: 'event dropped: sink did not accept it',
+      msg: 'failed to send cloudevent: dropped',
       id: 'i',
-      attempts: 5,
+      attempts: 6,
+      status: 503,
+    });
+  });
+
+  it("does not retry a 500 (not in sdk-go's retriable set): dropped at once", async () => {
+    const s = setup([500, 200]);
+    await expect(s.emit('http://sink', event)).resolves.toMatchObject({
+      delivered: false,
+      attempts: 1,
       status: 500,
     });
+    expect(s.calls).toHaveLength(1);
   });
 
   it('does not retry a 400', async () => {

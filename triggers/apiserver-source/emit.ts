@@ -1,14 +1,25 @@
 /**
- * Delivery to the sink as Knative's adapter does it: binary-mode HTTP POST (`ce-*` headers, the
- * JSON data as body), success on 2xx only, up to 5 attempts with exponential backoff from 50 ms
- * (50, 100, 200, 400 ms) on network errors, 5xx, 404, 408, 409 and 429. After the last attempt
- * the event is dropped and the drop is logged. A small emitter of this folder's own until
- * shared/events/emit exists.
+ * Delivery to the sink as Knative's ApiServerSource adapter does it: binary-mode HTTP POST
+ * (`ce-*` headers, the JSON data as body), success on 2xx only. The retries are the adapter's:
+ * knative/eventing pkg/adapter/apiserver/events/events.go sets
+ * `cloudevents.ContextWithRetriesExponentialBackoff(ctx, 50*time.Millisecond, 5)`, and
+ * cloudevents/sdk-go v2/protocol/http/protocol_retry.go (`doWithRetry`) with
+ * v2/context/retry.go (`Backoff`, `BackoffFor`) make that 1 attempt plus at most 5 retries,
+ * retry n after 50 ms × 2^n (100, 200, 400, 800, 1600 ms), on a network error or one of the
+ * statuses of v2/protocol/http/protocol.go `defaultRetriableErrors` (404, 413, 425, 429, 502,
+ * 503, 504); any other answer ends the send at once. An event not acknowledged then is logged
+ * (`failed to send cloudevent`, delegate.go) and dropped.
+ *
+ * One difference: Knative's client has no per-attempt timeout unless K_SINK_TIMEOUT is set; here
+ * each attempt gives up after `timeoutMs` (default 10 s, counted as a network error) so a sink
+ * that hangs cannot stop the source for good.
  */
 import type { Logger } from '../../shared/log/index.js';
 import type { OutboundEvent } from './types.js';
 
-export const DEFAULT_ATTEMPTS = 5;
+/** One attempt and `MaxTries` = 5 retries. */
+export const DEFAULT_ATTEMPTS = 6;
+/** `Period` of the exponential backoff. */
 export const DEFAULT_BACKOFF_MS = 50;
 export const DEFAULT_SEND_TIMEOUT_MS = 10_000;
 
@@ -41,14 +52,16 @@ export function binaryHeaders(event: OutboundEvent): Record<string, string> {
   return headers;
 }
 
-/** Whether a status is worth another attempt (the transient ones). */
+/** sdk-go's `defaultRetriableErrors`: the statuses worth another attempt. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([404, 413, 425, 429, 502, 503, 504]);
+
 export function isRetryableStatus(status: number): boolean {
-  return status >= 500 || status === 404 || status === 408 || status === 409 || status === 429;
+  return RETRYABLE_STATUSES.has(status);
 }
 
-/** Delay before attempt n (n ≥ 2): backoff × 2^(n-2). */
+/** Delay before attempt n (n ≥ 2), i.e. retry n-1: sdk-go's `BackoffFor(tries)` = period × 2^tries. */
 export function backoffDelay(backoffMs: number, attempt: number): number {
-  return backoffMs * 2 ** (attempt - 2);
+  return backoffMs * 2 ** (attempt - 1);
 }
 
 type Attempt = { status?: number; error?: string };
@@ -103,7 +116,7 @@ function drop(
   attempts: number,
   last: Attempt,
 ): EmitResult {
-  logger.error('event dropped: sink did not accept it', {
+  logger.error('failed to send cloudevent: dropped', {
     sink,
     id: event.attributes.id,
     type: event.attributes.type,

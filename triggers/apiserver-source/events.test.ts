@@ -1,4 +1,4 @@
-import { changeEvent, guessPlural, resyncEvent, subjectFor } from './events.js';
+import { changeEvent, guessPlural, subjectFor } from './events.js';
 import type { EventContext } from './events.js';
 
 const ctx = (over: Partial<EventContext> = {}): EventContext => ({
@@ -116,23 +116,5 @@ describe('changeEvent', () => {
     });
     expect(e.attributes.env).toBe('prod');
     expect(e.attributes.kind).toBe('Other');
-  });
-});
-
-describe('resyncEvent', () => {
-  it('carries kind and apiversion, no subject', () => {
-    const e = resyncEvent(ctx({ extensions: { x: 'y' } }), { apiVersion: 'apps/v1', kind: 'Deployment' });
-    expect(e.attributes).toEqual({
-      specversion: '1.0',
-      id: 'id-1',
-      source: 'https://10.96.0.1:443',
-      type: 'dev.landscape.resync',
-      time: '2024-01-02T03:04:05.000Z',
-      datacontenttype: 'application/json',
-      kind: 'Deployment',
-      apiversion: 'apps/v1',
-      x: 'y',
-    });
-    expect(e.data).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment' });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * CloudEvents as Knative's ApiServerSource builds them (knative.dev/eventing
- * pkg/adapter/apiserver/events), plus the project's resync event. Pure: id and time come in.
+ * pkg/adapter/apiserver/events), and nothing else. Pure: id and time come in.
  *
  * - subject: `/apis/<apiVersion>/namespaces/<namespace>/<guessed plural>/<name>`: always `/apis/`
  *   (also for core kinds: `/apis/v1/...`), the namespace segment even for cluster-scoped kinds
@@ -10,8 +10,8 @@
  * - Reference-mode data: an ObjectReference in Go's field order, empty namespace left out.
  * - `ceOverrides.extensions` are set last and win.
  */
-import type { ChangeAction, EventMode, OutboundEvent, ResourceSpec, WatchedObject } from './types.js';
-import { ApiServerEventTypes, RESYNC_EVENT_TYPE } from './types.js';
+import type { ChangeAction, EventMode, OutboundEvent, WatchedObject } from './types.js';
+import { ApiServerEventTypes } from './types.js';
 
 export const SPEC_VERSION = '1.0';
 export const DATA_CONTENT_TYPE = 'application/json';
@@ -100,23 +100,4 @@ export function changeEvent(ctx: EventContext, input: ChangeEventInput): Outboun
   };
   const data = ctx.mode === 'Resource' ? input.object : referenceData(id);
   return { attributes, data };
-}
-
-/** `dev.landscape.resync` for one watched resource (extensions `kind`, `apiversion`). */
-export function resyncEvent(
-  ctx: EventContext,
-  resource: Pick<ResourceSpec, 'apiVersion' | 'kind'>,
-): OutboundEvent {
-  const attributes: Record<string, string> = {
-    specversion: SPEC_VERSION,
-    id: ctx.newId(),
-    source: ctx.source,
-    type: RESYNC_EVENT_TYPE,
-    time: ctx.now().toISOString(),
-    datacontenttype: DATA_CONTENT_TYPE,
-    kind: resource.kind,
-    apiversion: resource.apiVersion,
-    ...ctx.extensions,
-  };
-  return { attributes, data: { apiVersion: resource.apiVersion, kind: resource.kind } };
 }

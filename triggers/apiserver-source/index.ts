@@ -1,13 +1,20 @@
-/** The API-server event source: Knative ApiServerSource semantics, plus initial adds and resync events. */
-export { abortableSleep, DEFAULT_RESYNC_INTERVAL_MS, startApiServerSource } from './source.js';
+/** The API-server event source: Knative's ApiServerSource adapter, no stronger (no initial adds, no resync). */
+export { abortableSleep, startApiServerSource } from './source.js';
 export type { ApiServerSourceOptions, RunningSource, SinkResolver } from './source.js';
 export { ManifestError, sourceSpecFromManifest, sourceSpecsFromYaml } from './manifest.js';
-export { changeEvent, guessPlural, referenceData, resyncEvent, subjectFor } from './events.js';
+export { changeEvent, guessPlural, referenceData, subjectFor } from './events.js';
 export type { ChangeEventInput, EventContext } from './events.js';
-export { applyChanges, changesForRelist, changesForWatchEvent, isExpiredStatus, objectKey } from './core.js';
+export {
+  applyChanges,
+  changeForWatchEvent,
+  changesForRelist,
+  changesForWatchEvent,
+  isExpiredStatus,
+  objectKey,
+} from './core.js';
 export type { Accept, Known } from './core.js';
 export { isEmptySelector, matchesSelector, selectorString } from './selector.js';
-export { backoffDelay, binaryHeaders, createEmitter, isRetryableStatus } from './emit.js';
+export { backoffDelay, binaryHeaders, createEmitter, isRetryableStatus, RETRYABLE_STATUSES } from './emit.js';
 export type { Emit, EmitResult, EmitterOptions, FetchLike, Sleep } from './emit.js';
 export { Reflector } from './reflector.js';
 export type { ReflectorOptions } from './reflector.js';

@@ -36,7 +36,6 @@ export interface ServiceOptions {
   kubeConfig?: KubeConfig;
   logger?: Logger;
   resolveSink?: SinkResolver;
-  resyncIntervalMs?: number;
   /** Passed to every source (tests: sleep, now, newId, fetch, reflector timings). */
   sourceOptions?: Partial<Omit<ApiServerSourceOptions, 'spec' | 'kubeConfig' | 'logger' | 'resolveSink'>>;
 }
@@ -83,7 +82,6 @@ export async function startService(o: ServiceOptions): Promise<Service> {
       sources.push(
         await startApiServerSource({
           ...o.sourceOptions,
-          resyncIntervalMs: o.resyncIntervalMs ?? o.sourceOptions?.resyncIntervalMs,
           spec,
           kubeConfig,
           logger,
@@ -108,7 +106,6 @@ export async function startService(o: ServiceOptions): Promise<Service> {
 interface Flags {
   manifests: string;
   kubeconfig?: string;
-  resyncInterval?: number;
   functionUrl?: string;
   host: string;
   port?: number;
@@ -122,7 +119,6 @@ function flags(argv: readonly string[], env: NodeJS.ProcessEnv): Flags {
       'folder of ApiServerSource (and, with --function-url, Broker and Trigger) manifests',
     )
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG)')
-    .option('--resync-interval <ms>', 'dev.landscape.resync interval in ms (0: off)', (v) => Number(v))
     .option(
       '--function-url <template>',
       'route by the Triggers of --manifests to function URLs, e.g. https://europe-west1-p.cloudfunctions.net/{name}',
@@ -143,7 +139,6 @@ async function startFromFlags(f: Flags, env: NodeJS.ProcessEnv): Promise<{ stop(
     return startService({
       manifestDir: f.manifests,
       kubeconfigPath: f.kubeconfig,
-      resyncIntervalMs: f.resyncInterval,
     });
   }
   if (!f.kubeconfig) throw new Error('--kubeconfig (or $KUBECONFIG) is required');
@@ -156,7 +151,6 @@ async function startFromFlags(f: Flags, env: NodeJS.ProcessEnv): Promise<{ stop(
     stateDir: f.stateDir,
     authToken: env.LANDSCAPE_FUNCTION_TOKEN,
     ...(env.LANDSCAPE_INGRESS_TOKEN ? { ingressToken: env.LANDSCAPE_INGRESS_TOKEN } : {}),
-    resyncIntervalMs: f.resyncInterval,
     logger: createLogger({ name: 'apiserver-source' }),
   });
 }

@@ -1,15 +1,26 @@
 /**
- * One list-then-watch loop (client-go's Reflector, trimmed): list, hand the differences to the
- * caller, watch from the list's resourceVersion; when the watch drops, watch again from the last
- * resourceVersion seen (backing off while the server is away); when the server says 410 Expired,
- * list again and hand over what changed meanwhile (adds, updates, and deletes with the last state
- * known), so no change is lost.
+ * One list-then-watch loop (client-go's Reflector, trimmed): list, watch from the list's
+ * resourceVersion; when the watch drops, watch again from the last resourceVersion seen (backing
+ * off while the server is away); when the server says 410 Expired, list again. What a list hands
+ * over depends on the store (./core.ts):
+ * - `adapter` (the ApiServerSource, as knative/eventing pkg/adapter/apiserver/adapter.go runs
+ *   client-go's reflector over delegate.go's store): nothing. The list only gives the
+ *   resourceVersion to watch from, so what exists at start, and what changed while the watch was
+ *   away before a re-list, is never sent; each watch event is one change.
+ * - `informer` (default; the embedded landscape's own controllers): the differences to what was
+ *   known (adds, updates, and deletes with the last state known), so no change is lost.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { isGone } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import type { Accept } from './core.js';
-import { changesForRelist, changesForWatchEvent, isExpiredStatus, objectKey } from './core.js';
+import {
+  changeForWatchEvent,
+  changesForRelist,
+  changesForWatchEvent,
+  isExpiredStatus,
+  objectKey,
+} from './core.js';
 import type { Sleep } from './emit.js';
 import { collectionPath, listAll, watchOnce } from './kube.js';
 import type { WatchLine } from './kube.js';
@@ -24,6 +35,8 @@ export interface ReflectorOptions {
   accept: Accept;
   /** Called in order, synchronously, with each batch of changes. */
   onChanges: (changes: Change[]) => void;
+  /** `informer` (default) or `adapter` (Knative's ApiServerSource store: lists hand over nothing). */
+  store?: 'informer' | 'adapter';
   sleep: Sleep;
   logger: Logger;
   /** Server-side watch timeout; the watch is renewed from the last resourceVersion. Default 300. */
@@ -54,7 +67,7 @@ export class Reflector {
     return collectionPath(this.o.kind, this.o.kind.namespaced ? this.o.namespace : undefined);
   }
 
-  /** What the source has reported and not seen deleted (a copy). */
+  /** What the source has reported and not seen deleted (a copy; always empty for the adapter store). */
   snapshot(): WatchedObject[] {
     return [...this.known.values()];
   }
@@ -127,12 +140,23 @@ export class Reflector {
     if (this.stopped) return;
     this.needList = false;
     this.resourceVersion = listed.resourceVersion;
-    this.hand(changesForRelist(this.known, listed.items, this.o.accept));
+    // the adapter's store.Replace is a no-op (delegate.go): nothing is sent for what a list finds
+    if (!this.adapter) this.hand(changesForRelist(this.known, listed.items, this.o.accept));
     this.markReady?.();
   }
 
+  private get adapter(): boolean {
+    return this.o.store === 'adapter';
+  }
+
+  private changesFor(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: WatchedObject): Change[] {
+    if (!this.adapter) return changesForWatchEvent(this.known, type, object, this.o.accept);
+    const change = changeForWatchEvent(type, object, this.o.accept);
+    return change ? [change] : [];
+  }
+
   private hand(changes: Change[]): void {
-    for (const c of changes) {
+    for (const c of this.adapter ? [] : changes) {
       if (c.action === 'delete') this.known.delete(objectKey(c.object));
       else this.known.set(objectKey(c.object), c.object);
     }
@@ -170,7 +194,7 @@ export class Reflector {
     const rv = object?.metadata?.resourceVersion;
     if (line.type === 'ADDED' || line.type === 'MODIFIED' || line.type === 'DELETED') {
       const full = { apiVersion: this.o.kind.apiVersion, kind: this.o.kind.kind, ...object };
-      this.hand(changesForWatchEvent(this.known, line.type, full, this.o.accept));
+      this.hand(this.changesFor(line.type, full));
     }
     if (rv) this.resourceVersion = rv;
   }

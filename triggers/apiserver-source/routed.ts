@@ -119,7 +119,6 @@ export interface RoutedServiceOptions {
    * it); undefined: the ingress is open (behind Cloud Run's own authentication).
    */
   ingressToken?: string;
-  resyncIntervalMs?: number;
   logger: Logger;
   fetch?: FetchLike;
 }
@@ -166,7 +165,6 @@ export async function startRoutedService(o: RoutedServiceOptions): Promise<Route
       logger: o.logger,
       resolveSink: sinkFromRefs(resolve),
       ...(token ? { sourceOptions: { fetch: ingressFetch } } : {}),
-      ...(o.resyncIntervalMs !== undefined ? { resyncIntervalMs: o.resyncIntervalMs } : {}),
     });
   } catch (err) {
     await stopBrokers(ingress, brokers);

@@ -1,7 +1,11 @@
 /**
- * One ApiServerSource running: a Reflector per watched resource (and one over Namespaces when a
- * namespaceSelector has terms), every change turned into a CloudEvent and delivered to the sink
- * in order, and a `dev.landscape.resync` per resource every resyncInterval.
+ * One ApiServerSource running, as Knative's adapter (knative/eventing pkg/adapter/apiserver/
+ * adapter.go, delegate.go): a Reflector per watched resource, one CloudEvent per watch event
+ * delivered to the sink in order (nothing for what a list finds, no resync of its own), and a
+ * send that still fails after the adapter's retries logged and dropped (./emit.ts). With a
+ * namespaceSelector that has terms, a tracker over Namespaces stands for Knative's controller:
+ * when the selection changes, every reflector lists again (the adapter Deployment is rolled), and
+ * events of that moment may be lost, as on Knative.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -9,7 +13,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { GVK } from '../../shared/api/gvk.js';
 import type { Logger } from '../../shared/log/index.js';
 import type { Accept } from './core.js';
-import { changeEvent, resyncEvent } from './events.js';
+import { changeEvent } from './events.js';
 import type { EventContext } from './events.js';
 import { createEmitter } from './emit.js';
 import type { Emit, FetchLike, Sleep } from './emit.js';
@@ -26,8 +30,6 @@ import type {
   WatchedObject,
 } from './types.js';
 
-export const DEFAULT_RESYNC_INTERVAL_MS = 5 * 60_000;
-
 /** Resolves a `spec.sink.ref` (or anything else) to a URL. */
 export type SinkResolver = (spec: SourceSpec) => string | Promise<string>;
 
@@ -37,8 +39,6 @@ export interface ApiServerSourceOptions {
   logger: Logger;
   /** Used when `spec.sink.uri` is not set (or always, when `preferResolver`). */
   resolveSink?: SinkResolver;
-  /** Resync events interval; 0 turns them off. Default 5 minutes. */
-  resyncIntervalMs?: number;
   sleep?: Sleep;
   now?: () => Date;
   newId?: () => string;
@@ -51,7 +51,7 @@ export interface ApiServerSourceOptions {
 export interface RunningSource {
   readonly spec: SourceSpec;
   readonly sink: string;
-  /** Resolves once every resource has been listed and its initial adds queued. */
+  /** Resolves once every resource has been listed (and is watched from that resourceVersion). */
   readonly ready: Promise<void>;
   /** Resolves when every queued event has been delivered or dropped. */
   drained(): Promise<void>;
@@ -85,7 +85,6 @@ class Source implements RunningSource {
   private namespaces: Reflector | undefined;
   private readonly namespaceLabels = new Map<string, Record<string, string>>();
   private readonly stopper = new AbortController();
-  private resyncLoop: Promise<void> | undefined;
   private readonly ctx: EventContext;
   private readonly sleep: Sleep;
   private readonly emit: Emit;
@@ -123,19 +122,17 @@ class Source implements RunningSource {
     );
     for (const [resource, kind] of kinds) {
       const namespace = sel === undefined ? this.o.spec.namespace : undefined;
-      const reflector = this.reflector(kind, namespace, resource, this.accept(resource, kind, filtered));
+      const reflector = this.reflector(kind, namespace, resource, this.accept(kind, filtered));
       this.reflectors.push(reflector);
     }
     for (const r of this.reflectors) r.start();
     this.ready = Promise.all(this.reflectors.map((r) => r.ready)).then(() => undefined);
-    const interval = this.o.resyncIntervalMs ?? DEFAULT_RESYNC_INTERVAL_MS;
-    if (interval > 0) this.resyncLoop = this.resync(interval);
   }
 
-  private accept(resource: ResourceSpec, kind: ResolvedKind, filtered: boolean): Accept {
+  /** The namespace selection (the resource's label selector is the API server's, as on Knative). */
+  private accept(kind: ResolvedKind, filtered: boolean): Accept {
     const sel = this.o.spec.namespaceSelector;
     return (object: WatchedObject): boolean => {
-      if (!matchesSelector(resource.selector, object.metadata?.labels)) return false;
       if (!filtered || !kind.namespaced) return true;
       const labels = this.namespaceLabels.get(object.metadata?.namespace ?? '');
       return labels !== undefined && matchesSelector(sel, labels);
@@ -155,13 +152,14 @@ class Source implements RunningSource {
       namespace,
       labelSelector: selectorString(resource.selector),
       accept,
+      store: 'adapter',
       onChanges: (changes) => this.changed(kind, changes),
       sleep: this.sleep,
       logger: this.log,
     });
   }
 
-  /** Namespaces and their labels; a label change re-lists every resource (objects enter or leave). */
+  /** Namespaces and their labels; a change of the selection re-lists every resource (Knative rolls the adapter). */
   private async startNamespaceTracker(): Promise<void> {
     const kind: ResolvedKind = { ...GVK.Namespace };
     this.namespaces = new Reflector({
@@ -211,14 +209,6 @@ class Source implements RunningSource {
     });
   }
 
-  private async resync(interval: number): Promise<void> {
-    for (;;) {
-      await this.sleep(interval, this.stopper.signal);
-      if (this.stopper.signal.aborted) return;
-      for (const r of this.o.spec.resources) this.enqueue(resyncEvent(this.ctx, r));
-    }
-  }
-
   drained(): Promise<void> {
     return this.queue;
   }
@@ -226,7 +216,6 @@ class Source implements RunningSource {
   async stop(): Promise<void> {
     this.stopper.abort();
     await Promise.all([...this.reflectors.map((r) => r.stop()), this.namespaces?.stop()]);
-    await this.resyncLoop;
     await this.queue;
   }
 }
@@ -234,7 +223,7 @@ class Source implements RunningSource {
 /**
  * Starts one ApiServerSource. Resolves once the sink is known and every kind resolved; the
  * returned `ready` resolves after the initial lists (which the source keeps retrying while the
- * API server is away).
+ * API server is away). Nothing is sent for what those lists find.
  */
 export async function startApiServerSource(options: ApiServerSourceOptions): Promise<RunningSource> {
   const source = new Source(options, await sinkFor(options));

@@ -35,9 +35,6 @@ export const ApiServerEventTypes = {
   },
 } as const satisfies Record<EventMode, Record<ChangeAction, string>>;
 
-/** The project's own periodic "list and look again" hint (extensions `kind`, `apiversion`). */
-export const RESYNC_EVENT_TYPE = 'dev.landscape.resync';
-
 export interface LabelSelectorRequirement {
   key: string;
   operator: LabelSelectorOperator;

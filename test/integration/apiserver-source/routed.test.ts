@@ -143,7 +143,6 @@ it('routes source events, replies and emitted events by the Triggers to the func
     functionUrl: `${functions.url}/fn/{name}`,
     stateDir,
     authToken: 'fn-token',
-    resyncIntervalMs: 0,
     logger: captureLogger().logger,
   });
   try {

@@ -59,7 +59,6 @@ it('runs every source in the folder against the kubeconfig, each to its sink', a
     manifestDir: manifests,
     kubeconfigPath,
     logger: captureLogger().logger,
-    resyncIntervalMs: 0,
   });
   try {
     expect(service.sources.map((s) => s.spec.id).sort()).toEqual(['svc/cms', 'svc/secrets']);
