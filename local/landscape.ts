@@ -52,6 +52,8 @@ export interface LandscapeOptions {
   fixtures?: FixtureOptions;
   /** Keep an audit log of every cluster's writes (`api.audit(name)`); off by default. */
   audit?: ApiServerOptions['audit'];
+  /** Append an audit.k8s.io/v1 Event per API request to this file (`--audit-log`); off by default. */
+  auditLogPath?: string;
 }
 
 export interface Landscape {
@@ -142,6 +144,7 @@ async function startApi(opts: LandscapeOptions): Promise<ApiServer> {
     workloads: opts.workloads,
     dataDir: opts.dataDir,
     audit: opts.audit,
+    ...(opts.auditLogPath ? { auditLogPath: opts.auditLogPath } : {}),
     clusters: [
       { name: 'main', port: opts.port, rbac: opts.rbac },
       ...opts.clusters.filter((c) => c !== 'main').map((name) => ({ name, rbac: opts.rbac })),

@@ -49,6 +49,7 @@ interface CliOptions extends FixtureCliOptions {
   simulatePods: boolean;
   dataDir?: string;
   rbac: boolean;
+  auditLog?: string;
   functions: boolean;
   knativeDir: string[];
   functionsDir: string[];
@@ -122,7 +123,11 @@ function parseOptions(argv: string[]): { landscape: LandscapeOptions; statusInte
       500,
     )
     .option('--simulate-pods', 'also create Running pods for simulated workloads', false)
-    .option('--rbac', 'enforce RBAC in every cluster (the kubeconfigs keep an admin token)', false);
+    .option('--rbac', 'enforce RBAC in every cluster (the kubeconfigs keep an admin token)', false)
+    .option(
+      '--audit-log <file>',
+      'append an audit.k8s.io/v1 Event per API request to this file (JSON lines)',
+    );
   fixtureOptions(runtimeOptions(program), duration).parse(argv);
   const o = program.opts<CliOptions>();
   const clusters = [...new Set([...(o.defaultClusters ? ['shoot-1'] : []), ...o.cluster])];
@@ -139,6 +144,7 @@ function landscapeOptions(o: CliOptions, clusters: string[]): LandscapeOptions {
     host: o.host,
     dataDir: o.dataDir ? resolve(o.dataDir) : undefined,
     rbac: o.rbac,
+    ...(o.auditLog ? { auditLogPath: resolve(o.auditLog) } : {}),
     workloads: o.simulateWorkloads ? { delayMs: o.workloadDelay, createPods: o.simulatePods } : undefined,
     ...(o.kubeconfig ? { kubeconfig: resolve(o.kubeconfig) } : {}),
     fixtures: fixtureSettings(o, o.kubeconfig),

@@ -5,17 +5,29 @@
  * 2. When `shouldSchedule`: read the Seeds, the CloudProfile and the region configs (./inputs.ts),
  *    read the counts and run `decideSchedule`.
  * 3. On success reserve a slot on the chosen seed atomically (only while usage < allocatable) and
- *    bind: a merge patch of `spec.seedName` carrying `metadata.resourceVersion`, so the API server
- *    refuses it (Conflict) when the shoot changed — a shoot is never bound twice. A full seed (other
- *    replicas took the last slots) or a conflict means deciding again with fresh counts and a fresh
- *    shoot, `reserveAttempts` times at most; then the shoot is requeued. Event SchedulingSuccessful.
- * 4. On failure: Event SchedulingFailed, `status.lastOperation`, retry with backoff (./report.ts).
+ *    bind as gardener-scheduler does (pkg/scheduler/controller/shoot/reconciler.go:
+ *    `SubResource("binding").Update(ctx, shoot)`): a PUT of the whole Shoot with `spec.seedName`
+ *    set to `shoots/binding`, the only way gardener-apiserver lets `spec.seedName` change. The
+ *    body carries `metadata.resourceVersion`, so the API server refuses it (Conflict) when the
+ *    shoot changed — a shoot is never bound twice. A full seed (other replicas took the last
+ *    slots) or a conflict means deciding again with fresh counts and a fresh shoot,
+ *    `reserveAttempts` times at most; then the shoot is requeued. Event SchedulingSuccessful.
+ * 4. On failure — no seed fits, or the API server refused the binding (403/422: its admission
+ *    checks, e.g. a seed being deleted): Event SchedulingFailed, `status.lastOperation`, retry
+ *    with backoff (./report.ts), as gardener-scheduler's reportFailedScheduling.
  */
 import type { Shoot } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
 import type { Redis } from '../../shared/cache/index.js';
 import type { EventObjectRef } from '../../shared/function/index.js';
-import { isConflict, isNotFound, type KubeClient } from '../../shared/kube/index.js';
+import {
+  isConflict,
+  isInvalid,
+  isNotFound,
+  statusCode,
+  statusOf,
+  type KubeClient,
+} from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import {
   decideSchedule,
@@ -95,24 +107,38 @@ async function reread(deps: ScheduleDeps, config: ScheduleShootConfig, shoot: Sh
   return { outcome: { result: 'skipped', seedName: fresh.spec.seedName } };
 }
 
+/** The body of the binding: the Shoot as read (its resourceVersion too) with `spec.seedName` set. */
+export function bindingOf(shoot: Shoot, seedName: string): Shoot {
+  return { ...shoot, spec: { ...shoot.spec, seedName } };
+}
+
+/** The API server's definite refusal of a binding (its admission checks): it did not happen. */
+function isRefused(err: unknown): boolean {
+  return statusCode(err) === 403 || isInvalid(err);
+}
+
 /** Binds the shoot to the reserved seed, optimistically (resourceVersion precondition). */
 async function bind(
   deps: ScheduleDeps,
   config: ScheduleShootConfig,
   shoot: Shoot,
   decision: ScheduleSuccess,
+  viaRequeue: boolean,
 ): Promise<Step> {
   const ref = refOf(shoot);
-  const patch = {
-    metadata: { resourceVersion: shoot.metadata?.resourceVersion },
-    spec: { seedName: decision.seedName },
-  };
   let bound: Shoot;
   try {
-    bound = await deps.client.mergePatch<Shoot>(GVK.Shoot, ref, patch);
+    bound = await deps.client.replace<Shoot>(GVK.Shoot, bindingOf(shoot, decision.seedName), {
+      subresource: 'binding',
+    });
   } catch (err) {
     // Another error leaves the reservation to expire: the binding may have happened.
     if (isNotFound(err)) return { outcome: await gone(deps, ref) };
+    if (isRefused(err)) {
+      await deps.usage.release(keyOfShoot(shoot), decision.seedName);
+      const message = statusOf(err)?.message ?? (err as Error).message;
+      return failed(deps, config, shoot, `Failed to schedule Shoot: ${message}`, viaRequeue);
+    }
     if (!isConflict(err)) throw err;
     await deps.usage.release(keyOfShoot(shoot), decision.seedName);
     deps.log.debug('the shoot changed while scheduling; deciding again', { shoot: keyOfShoot(shoot) });
@@ -151,7 +177,7 @@ async function attempt(
     deps.log.debug('the seed filled up meanwhile; deciding again', { shoot: key, seed: decision.seedName });
     return { again: shoot };
   }
-  return bind(deps, config, shoot, decision);
+  return bind(deps, config, shoot, decision, viaRequeue);
 }
 
 /** Steps 2–4 for a shoot that should be scheduled. */

@@ -19,6 +19,7 @@ import { Store } from './store.js';
 import { TrafficCounter } from './traffic.js';
 import { FaultInjector } from './faults.js';
 import { outsideRequests, type AuditLog } from './audit.js';
+import type { RequestAuditLog } from './request-audit.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -56,6 +57,8 @@ export interface ClusterOptions {
   countTraffic?: boolean;
   /** Records every change of the store here (the ApiServer owns it: it outlives a restart). */
   audit?: AuditLog;
+  /** Appends an audit.k8s.io/v1 Event per request here (the ApiServer owns it). */
+  requestAudit?: RequestAuditLog;
 }
 
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
@@ -97,6 +100,7 @@ export class Cluster {
   readonly faults = new FaultInjector();
   /** The audit log the cluster records its changes in, when it was made with one. */
   readonly audit?: AuditLog;
+  private readonly requestAudit?: RequestAuditLog;
   private currentPort: number;
   private server?: Server;
   private readonly sockets = new Set<Socket>();
@@ -126,6 +130,7 @@ export class Cluster {
     opts.persistence?.attach(this.store);
     this.persistence = opts.persistence;
     this.audit = opts.audit;
+    this.requestAudit = opts.requestAudit;
     this.stopAudit = attachAudit(opts, this.store);
     this.bootstrap(opts.crds ?? []);
   }
@@ -203,6 +208,8 @@ export class Cluster {
     );
     // before the server's own listener, so that every byte it answers is seen
     if (this.traffic) server.prependListener('request', this.traffic.listener);
+    if (this.requestAudit)
+      server.prependListener('request', this.requestAudit.listener(this.registry, this.name));
     // every TCP connection, also one still in its TLS handshake (stop() ends them all at once)
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);

@@ -4,6 +4,7 @@
  */
 import { apiVersionOf, type Registry } from './registry.js';
 import type { ResourceDef } from './types.js';
+import { BINDING_SUBRESOURCE, bindingDiscoveryEntry, isShootBinding } from './shoot-binding.js';
 
 export const KUBE_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-landscape' } as const;
 
@@ -52,6 +53,7 @@ function resourceEntries(def: ResourceDef): Record<string, unknown>[] {
       verbs: SUB_VERBS,
     });
   }
+  if (isShootBinding(def, BINDING_SUBRESOURCE)) out.push(bindingDiscoveryEntry(def));
   if (def.kind === 'Namespace' && !def.group)
     out.push({
       name: 'namespaces/finalize',

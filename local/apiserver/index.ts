@@ -10,6 +10,7 @@ import type { WorkloadSimulation } from './workloads.js';
 import { createPki, loadOrCreatePki, type Pki } from './pki.js';
 import { openPersistence } from './persist/index.js';
 import { AuditLog } from './audit.js';
+import { RequestAuditLog } from './request-audit.js';
 
 export { Cluster, type ClusterOptions } from './cluster.js';
 export type { Pki } from './pki.js';
@@ -22,10 +23,13 @@ export {
 } from './traffic.js';
 export type { WorkloadSimulation } from './workloads.js';
 export { AuditLog, type AuditRecord, type AuditOptions } from './audit.js';
+export type { RequestAuditEvent } from './request-audit.js';
 export { FaultInjector, FAULT_KINDS, type FaultKind, type FaultSpec } from './faults.js';
 export type { KubeObject, ResourceDef } from './types.js';
 
-export type ClusterSpec = Omit<ClusterOptions, 'crds' | 'pki' | 'audit'> & { productCrds?: boolean };
+export type ClusterSpec = Omit<ClusterOptions, 'crds' | 'pki' | 'audit' | 'requestAudit'> & {
+  productCrds?: boolean;
+};
 
 export interface ApiServerOptions {
   /** Cluster names or options; the first is the main cluster. Default: `['main']`. */
@@ -42,6 +46,8 @@ export interface ApiServerOptions {
   dataDir?: string;
   /** Keep an audit log of every change of each cluster (`api.audit(name)`); optionally of some resources only. Off by default. */
   audit?: boolean | { resources?: readonly string[] };
+  /** Append an audit.k8s.io/v1 Event (level Metadata) per request of every cluster to this file (JSON lines); off by default. */
+  auditLogPath?: string;
 }
 
 export interface ApiServer {
@@ -83,6 +89,8 @@ interface Shared {
   pki: Pki;
   /** One audit log per cluster name (when auditing is on): it outlives a restart. */
   audits: Map<string, AuditLog>;
+  /** The request audit log every cluster appends to (auditLogPath). */
+  requestAudit?: RequestAuditLog;
 }
 
 function auditLogFor(shared: Shared, name: string): AuditLog | undefined {
@@ -113,6 +121,7 @@ async function makeCluster(shared: Shared, spec: ClusterSpec, main: boolean): Pr
       crds: main || spec.productCrds ? shared.crds : [],
       persistence,
       audit: auditLogFor(shared, spec.name),
+      requestAudit: shared.requestAudit,
     });
   } catch (e) {
     await persistence?.close();
@@ -162,7 +171,8 @@ async function restart(shared: Shared, old: Cluster, spec: ClusterSpec, main: bo
 export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
   const crds = await loadCrds(opts.crdFiles ?? (await defaultCrdFiles()));
   const pki: Pki = opts.pkiDir ? await loadOrCreatePki(opts.pkiDir) : await createPki();
-  const shared: Shared = { opts, crds, pki, audits: new Map() };
+  const requestAudit = opts.auditLogPath ? new RequestAuditLog(opts.auditLogPath) : undefined;
+  const shared: Shared = { opts, crds, pki, audits: new Map(), requestAudit };
   const specs = (opts.clusters ?? ['main']).map((c) => (typeof c === 'string' ? { name: c } : c));
   const byName = await startAll(shared, specs);
   const specOf = new Map<string, ClusterSpec>(specs.map((s) => [s.name, s]));
@@ -190,6 +200,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     audit: (name = mainName) => (byName.has(name) ? shared.audits.get(name) : undefined),
     async stop() {
       await Promise.all([...byName.values()].map((c) => c.shutdown()));
+      await requestAudit?.close();
     },
   };
 }

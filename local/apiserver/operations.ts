@@ -42,10 +42,11 @@ import { trackUpdate } from './apply/index.js';
 import { prepareRbacWrite } from './rbac/validation.js';
 import { fieldLabels, objectFieldValues } from './fields.js';
 import { prepareShootUpdate } from './shoot-strategy.js';
+import { checkShootUpdate, prepareShootBinding, type SeedLookup } from './shoot-binding.js';
 import { listPage, type ListOptions, type ListResult } from './list.js';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
-export type Subresource = 'status' | 'scale' | undefined;
+export type Subresource = 'status' | 'scale' | 'binding' | undefined;
 
 export interface Scope {
   def: ResourceDef;
@@ -189,14 +190,26 @@ export class Operations {
     if (scope.subresource === 'status') {
       next = { ...prev, status: incoming.status };
       if (opts.applied) next.metadata = { ...prev.metadata, managedFields: incoming.metadata.managedFields };
+    } else if (scope.subresource === 'binding') {
+      const merged = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
+      next = prepareShootBinding(prev, normalizeOnWrite(def, merged, false), this.seedLookup());
     } else {
       const merged = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
       next = prepareRbacWrite(def, normalizeOnWrite(def, merged, false), prev);
       if (def.subresources.status) next.status = prev.status;
       next = prepareShootUpdate(def, prev, next);
+      checkShootUpdate(def, prev, next);
     }
     if (next.status === undefined) delete next.status;
     return { ...this.commit(def, prev, next, opts, scope.subresource), warnings: decoded.warnings };
+  }
+
+  /** The stored Seeds and Shoots, for the checks of `shoots/binding` (./shoot-binding.ts). */
+  private seedLookup(): SeedLookup {
+    return {
+      seed: (name) => this.store.get('core.gardener.cloud/seeds', undefined, name),
+      shoots: () => this.store.list('core.gardener.cloud/shoots'),
+    };
   }
 
   /** PUT of the scale subresource: only spec.replicas of the parent changes. */

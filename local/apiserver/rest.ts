@@ -1,6 +1,6 @@
 /**
  * The REST verbs on a resolved resource: get/list/watch, create, update, patch, delete,
- * deletecollection, and the status, scale and namespace-finalize subresources.
+ * deletecollection, and the status, scale, namespace-finalize and shoots/binding subresources.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -46,6 +46,7 @@ import { wantsTable, watch } from './rest-watch.js';
 import { decodeObject } from './decode.js';
 import { createTokenRequest, storeLookup, tokenRequestDef } from './rbac/index.js';
 import { parseIncludeObject, tableGroupVersion, toTable } from './table/index.js';
+import { isShootBinding } from './shoot-binding.js';
 
 export interface RestCall {
   req: IncomingMessage;
@@ -354,6 +355,8 @@ export function handleResource(ctx: ServerContext, call: RestCall): Promise<void
   }
   const verb = VERBS[call.req.method ?? ''];
   if (!verb) throw methodNotAllowed();
-  verb(ctx, call, scopeOf(call.target));
+  const { target } = call;
+  const binding = isShootBinding(target.def, target.subresource);
+  verb(ctx, call, binding ? { ...target, subresource: 'binding' } : scopeOf(target));
   return Promise.resolve();
 }

@@ -29,6 +29,7 @@ import {
 } from './rbac/index.js';
 import { ACCESS_REVIEW_PATH, accessReview, sendReview } from './reviews.js';
 import { runAsUser } from './audit.js';
+import { noteRequestUser } from './request-audit.js';
 import { injectFault, type FaultInjector } from './faults.js';
 
 export interface ServerContext {
@@ -126,6 +127,7 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   if ((PUBLIC_PATHS as readonly string[]).includes(url.pathname))
     return send(res, 200, 'ok', { 'Content-Type': 'text/plain' });
   const user = authenticate(ctx, req, url);
+  noteRequestUser(req, user);
   // store changes made while serving (also after awaits) carry the user (the audit log)
   return runAsUser(user.username, () => serve(ctx, req, res, url, user));
 }

@@ -52,6 +52,11 @@ export interface PatchOptions extends WriteOptions {
   subresource?: Subresource;
 }
 
+/** A PUT of the main resource, or of a subresource that takes the whole object (`binding`, `status`). */
+export interface ReplaceOptions extends WriteOptions {
+  subresource?: Subresource;
+}
+
 export interface DeleteOptions {
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
   gracePeriodSeconds?: number;
@@ -114,8 +119,12 @@ export interface KubeClient {
     options?: ListOptions,
   ): Promise<ObjectList<T>>;
   create<T extends ObjectLike>(gvk: GroupVersionKind, object: T, options?: WriteOptions): Promise<T>;
-  /** PUT; optimistic when `metadata.resourceVersion` is set (409 Conflict when stale). */
-  replace<T extends ObjectLike>(gvk: GroupVersionKind, object: T, options?: WriteOptions): Promise<T>;
+  /**
+   * PUT; optimistic when `metadata.resourceVersion` is set (409 Conflict when stale). With
+   * `subresource`, a PUT of the object to it, as client-go's `SubResource(name).Update(ctx, obj)`
+   * (e.g. gardener-scheduler's `SubResource("binding").Update` of a Shoot).
+   */
+  replace<T extends ObjectLike>(gvk: GroupVersionKind, object: T, options?: ReplaceOptions): Promise<T>;
   /** PUT of the status subresource. */
   replaceStatus<T extends ObjectLike>(gvk: GroupVersionKind, object: T, options?: WriteOptions): Promise<T>;
   delete(gvk: GroupVersionKind, ref: ObjectRef, options?: DeleteOptions): Promise<void>;
@@ -240,9 +249,9 @@ class DefaultKubeClient implements KubeClient {
     return this.json('POST', resourcePath(gvk, { namespace }), { body, query: this.writeQuery(options) });
   }
 
-  replace<T extends ObjectLike>(gvk: GroupVersionKind, object: T, options?: WriteOptions): Promise<T> {
+  replace<T extends ObjectLike>(gvk: GroupVersionKind, object: T, options: ReplaceOptions = {}): Promise<T> {
     const body = { apiVersion: gvk.apiVersion, kind: gvk.kind, ...object };
-    const path = resourcePath(gvk, refOf(gvk, object));
+    const path = resourcePath(gvk, { ...refOf(gvk, object), subresource: options.subresource });
     return this.json('PUT', path, { body, query: this.writeQuery(options) });
   }
 

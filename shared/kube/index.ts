@@ -11,6 +11,7 @@ export type {
   ObjectLike,
   ObjectRef,
   PatchOptions,
+  ReplaceOptions,
   WriteOptions,
 } from './client.js';
 export {

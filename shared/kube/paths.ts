@@ -2,7 +2,8 @@
 import type { GroupVersionKind } from '../api/gvk.js';
 import { KubeRequestError } from './errors.js';
 
-export const SUBRESOURCES = ['status', 'scale'] as const;
+/** `binding`: gardener-apiserver's shoots/binding (a PUT of the whole Shoot). */
+export const SUBRESOURCES = ['status', 'scale', 'binding'] as const;
 export type Subresource = (typeof SUBRESOURCES)[number];
 export function isSubresource(value: unknown): value is Subresource {
   return typeof value === 'string' && (SUBRESOURCES as readonly string[]).includes(value);

@@ -6,8 +6,9 @@
  * event does not write again; a requeue does); 50 shoots handled at once by three instances never
  * overcommit a seed; the counts are rebuilt (once) after Redis lost them; a deleted shoot frees
  * its count; a binding that loses to a concurrent change is decided again (or not at all when the
- * shoot got bound meanwhile); MinimalDistance reads the region-config ConfigMaps of namespace
- * garden. Each case uses a provider type of its own, so only its seeds pass the provider stage.
+ * shoot got bound meanwhile); a binding the API server refuses is a failure; the binding goes
+ * through `shoots/binding` (a direct change of spec.seedName is refused, as gardener-apiserver
+ * does); MinimalDistance reads the region-config ConfigMaps of namespace garden. Each case uses a provider type of its own, so only its seeds pass the provider stage.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,12 @@ import { Redis } from 'ioredis';
 import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
 import type { Seed, Shoot } from '../../../shared/api/core.js';
 import { GVK } from '../../../shared/api/gvk.js';
-import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
+import {
+  createKubeClient,
+  kubeConfigFromYaml,
+  statusOf,
+  type KubeClient,
+} from '../../../shared/kube/index.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { pending } from '../../../shared/requeue/index.js';
 import { seedUsage } from '../../../shared/seedmanagement/scheduler.js';
@@ -230,7 +236,12 @@ it('binds a new shoot to the seed with the fewest shoots, with a SchedulingSucce
   await createShoot('new-1', 'fewest');
   const outcome = await runScheduleShootEvent(one, apiEvent('new-1'));
   expect(outcome).toEqual({ result: 'scheduled', seedName: 'fewest-b' });
-  expect((await getShoot('new-1')).spec.seedName).toBe('fewest-b');
+  const bound = await getShoot('new-1');
+  expect(bound.spec.seedName).toBe('fewest-b');
+  // through shoots/binding, as gardener-scheduler binds (the only way spec.seedName changes)
+  expect(bound.metadata?.managedFields).toContainEqual(
+    expect.objectContaining({ manager: 'gardener-scheduler', operation: 'Update', subresource: 'binding' }),
+  );
   expect(await events('new-1')).toEqual([
     { reason: 'SchedulingSuccessful', type: 'Normal', message: "Scheduled to seed 'fewest-b'" },
   ]);
@@ -350,18 +361,28 @@ it('50 shoots handled at once by three instances never overcommit a seed', async
   }
 }, 60_000);
 
-/** An instance whose client runs `meanwhile` once, right before the first binding patch. */
+/** An instance whose client runs `meanwhile` once, right before the first binding (a PUT). */
 function interruptedInstance(meanwhile: () => Promise<void>): ReturnType<typeof createScheduleShootInstance> {
   let done = false;
   const racing = Object.create(client) as KubeClient;
-  racing.mergePatch = async (gvk, ref, patch, opts) => {
+  racing.replace = async (gvk, object, opts) => {
     if (!done) {
       done = true;
       await meanwhile();
     }
-    return client.mergePatch(gvk, ref, patch, opts);
+    return client.replace(gvk, object, opts);
   };
   return newInstance(kubeconfig, { client: racing });
+}
+
+/** Binds a shoot as another scheduler would: a PUT of the Shoot to shoots/binding. */
+async function bindElsewhere(name: string, seedName: string): Promise<void> {
+  const shoot = await getShoot(name);
+  await client.replace(
+    GVK.Shoot,
+    { ...shoot, spec: { ...shoot.spec, seedName } },
+    { subresource: 'binding' },
+  );
 }
 
 it('a shoot that changed while being scheduled is decided again (the binding is optimistic)', async () => {
@@ -389,13 +410,7 @@ it('a shoot bound by someone else meanwhile is not bound again and its reservati
   await createSeed('conflict-2', 'conflict');
   await createShoot('conflict-b', 'conflict');
   // conflict-1 has one shoot, so the decision is conflict-2; someone binds it to conflict-1.
-  const i = interruptedInstance(async () => {
-    await client.mergePatch(
-      GVK.Shoot,
-      { namespace: NS, name: 'conflict-b' },
-      { spec: { seedName: 'conflict-1' } },
-    );
-  });
+  const i = interruptedInstance(() => bindElsewhere('conflict-b', 'conflict-1'));
   expect(await runScheduleShootEvent(i, apiEvent('conflict-b'))).toEqual({
     result: 'skipped',
     seedName: 'conflict-1',
@@ -404,6 +419,64 @@ it('a shoot bound by someone else meanwhile is not bound again and its reservati
   expect(await counts()).toMatchObject({ 'conflict-1': 2 });
   expect((await counts())['conflict-2']).toBeUndefined();
   expect(await events('conflict-b')).toEqual([]);
+});
+
+it('a binding the API server refuses (the seed marked for deletion meanwhile) is a failure, its slot released', async () => {
+  await createSeed('refuse-1', 'refuse', 5);
+  await createShoot('refuse-a', 'refuse');
+  const i = interruptedInstance(async () => {
+    await client.mergePatch(GVK.Seed, { name: 'refuse-1' }, { metadata: { finalizers: ['test/hold'] } });
+    await client.delete(GVK.Seed, { name: 'refuse-1' });
+  });
+  const refused =
+    "Failed to schedule Shoot: shoots.core.gardener.cloud \"refuse-a\" is forbidden: cannot schedule shoot 'refuse-a' on seed 'refuse-1' that is already marked for deletion";
+  expect(await runScheduleShootEvent(i, apiEvent('refuse-a'))).toEqual({
+    result: 'failed',
+    description: refused,
+    retryInMs: expect.any(Number),
+  });
+  const shoot = await getShoot('refuse-a');
+  expect(shoot.spec.seedName).toBeUndefined();
+  expect(shoot.status?.lastOperation).toMatchObject({
+    type: 'Create',
+    state: 'Pending',
+    description: refused,
+  });
+  expect(await events('refuse-a')).toEqual([
+    { reason: 'SchedulingFailed', type: 'Warning', message: refused },
+  ]);
+  expect((await counts())['refuse-1'] ?? 0).toBe(0);
+  await client.mergePatch(GVK.Seed, { name: 'refuse-1' }, { metadata: { finalizers: null } });
+});
+
+it('the API server serves shoots/binding and refuses a direct change of spec.seedName', async () => {
+  const resources = await client.request({ method: 'GET', path: '/apis/core.gardener.cloud/v1beta1' });
+  const list = JSON.parse(resources.body) as { resources: { name: string; verbs: string[] }[] };
+  expect(list.resources).toContainEqual(
+    expect.objectContaining({ name: 'shoots/binding', verbs: ['get', 'patch', 'update'] }),
+  );
+  await createSeed('direct-1', 'direct');
+  await createShoot('direct-a', 'direct');
+  const err: unknown = await client
+    .mergePatch(GVK.Shoot, { namespace: NS, name: 'direct-a' }, { spec: { seedName: 'direct-1' } })
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  expect(statusOf(err)).toMatchObject({
+    code: 403,
+    reason: 'Forbidden',
+    message:
+      "shoots.core.gardener.cloud \"direct-a\" is forbidden: spec.seedName 'nil' cannot be changed to 'direct-1' by patching the shoot, please use the shoots/binding subresource",
+  });
+  expect((await getShoot('direct-a')).spec.seedName).toBeUndefined();
+  await bindElsewhere('direct-a', 'direct-1');
+  expect((await getShoot('direct-a')).spec.seedName).toBe('direct-1');
+  // the binding's update event: counted, not bound again
+  expect(await runScheduleShootEvent(one, apiEvent('direct-a', 'update'))).toEqual({
+    result: 'skipped',
+    seedName: 'direct-1',
+  });
 });
 
 it('MinimalDistance: the region-config ConfigMap of namespace garden decides', async () => {
