@@ -128,6 +128,42 @@ describe('dead-letter handler', () => {
     ]);
   });
 
+  it('reads a bad config again at most every retry interval, and takes the fixed one', async () => {
+    let text = 'logData: sometimes\n';
+    let nowMs = 0;
+    const reads: string[] = [];
+    const { name, lines } = register({
+      env: () => ({ CONFIG_FILE: '/c.yaml' }),
+      readFile: (p) => {
+        reads.push(p);
+        return Promise.resolve(text);
+      },
+      nowMs: () => nowMs,
+    });
+    await deadLettered(name).expect(204);
+    nowMs += 4_999;
+    await deadLettered(name).expect(204);
+    expect(reads).toHaveLength(1);
+    nowMs += 1;
+    await deadLettered(name).expect(204); // still bad: read again, not logged again
+    expect(reads).toHaveLength(2);
+    text = 'logData: true\n';
+    nowMs += 5_000;
+    await deadLettered(name).expect(204);
+    nowMs += 60_000;
+    await deadLettered(name).expect(204); // good: never read again
+    expect(reads).toHaveLength(3);
+    expect(lines().map((l) => [l.level, l.msg, typeof l.data])).toEqual([
+      ['error', 'invalid config; dead letters are logged with the defaults', 'undefined'],
+      ['warn', 'dead letter', 'undefined'],
+      ['warn', 'dead letter', 'undefined'],
+      ['warn', 'dead letter', 'undefined'],
+      ['info', 'config fixed; dead letters are logged with it', 'undefined'],
+      ['warn', 'dead letter', 'string'],
+      ['warn', 'dead letter', 'string'],
+    ]);
+  });
+
   it('logs an unreadable config file and still logs the dead letter', async () => {
     const { name, lines } = register({
       env: () => ({ CONFIG_FILE: '/missing.yaml', LOG_LEVEL: 'warn' }),

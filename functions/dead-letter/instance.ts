@@ -2,15 +2,21 @@
  * The per-instance state of the dead-letter sink, built lazily on the first event: the parsed
  * config and the logger. Nothing here runs at import time.
  *
- * A bad or unreadable config file is logged once with every problem. Unlike the other functions,
- * which then acknowledge events and do nothing, the sink goes on logging dead letters with the
- * default config (data never logged): dropping them would lose the only trace of the event.
+ * A bad or unreadable config file is logged once with every problem (again only when the problems
+ * change). Unlike the other functions, which then answer 500 until the file is fixed (shared/function
+ * createInstance), the sink goes on logging dead letters with the default config (data never
+ * logged) and answers 2xx: it is the end of the line. Knative has no dead letter for the dead-letter
+ * sink (knative/eventing pkg/kncloudevents: a delivery to the deadLetterSink that fails is only
+ * logged), so a sink that failed while its config is bad would drop the only trace of every event.
+ * Like the other functions it reads a bad file again at most every `retryConfigMs` (5 s), so a
+ * ConfigMap fixed in place (the kubelet updates the mounted file) takes effect without a restart.
  */
 import { readFile } from 'node:fs/promises';
 import type { DestinationStream } from 'pino';
 import { createLogger, isLogLevel, type Logger } from '../../shared/log/index.js';
 import { defaultConfig, FUNCTION_NAME, loadConfig, type DeadLetterConfig } from './config.js';
 import { podName } from '../../shared/function/pod.js';
+import { DEFAULT_RETRY_CONFIG_MS } from '../../shared/function/index.js';
 import { describeDeadLetter, type DeadLetterEvent, type DeadLetterRecord } from './describe.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -22,6 +28,10 @@ export interface DeadLetterInstanceOptions {
   /** Where the JSON lines go (default stdout). */
   destination?: DestinationStream;
   now?: () => number | Date;
+  /** The time in milliseconds for the re-read of a bad config (default Date.now). */
+  nowMs?: () => number;
+  /** While the config is bad, it is read again on a dead letter at most this often. */
+  retryConfigMs?: number;
 }
 
 export interface DeadLetterInstance {
@@ -41,7 +51,11 @@ function asEvent(event: unknown): DeadLetterEvent {
 export function createDeadLetterInstance(opts: DeadLetterInstanceOptions = {}): DeadLetterInstance {
   const getEnv = opts.env ?? ((): Env => process.env);
   const read = opts.readFile ?? ((p: string): Promise<string> => readFile(p, 'utf8'));
+  const nowMs = opts.nowMs ?? Date.now;
+  const retryMs = opts.retryConfigMs ?? DEFAULT_RETRY_CONFIG_MS;
   let ready: Promise<Ready> | undefined;
+  let readAt = 0;
+  let logged: string | undefined;
 
   const logger = (env: Env, level: DeadLetterConfig['logLevel']): Logger =>
     createLogger({
@@ -57,7 +71,9 @@ export function createDeadLetterInstance(opts: DeadLetterInstanceOptions = {}): 
     const envLevel = env['LOG_LEVEL'];
     if (isLogLevel(envLevel)) config.logLevel = envLevel;
     const log = logger(env, config.logLevel);
-    log.error(msg, fields);
+    const bad = JSON.stringify([msg, fields]);
+    if (bad !== logged) log.error(msg, fields);
+    logged = bad;
     return { config, log };
   };
 
@@ -79,13 +95,25 @@ export function createDeadLetterInstance(opts: DeadLetterInstanceOptions = {}): 
         file: path,
         problems: result.problems,
       });
-    return { config: result.config, log: logger(env, result.config.logLevel) };
+    const log = logger(env, result.config.logLevel);
+    if (logged) log.info('config fixed; dead letters are logged with it', { file: path });
+    logged = undefined;
+    return { config: result.config, log };
+  };
+
+  const current = (): Promise<Ready> => {
+    // `logged` is set while the config read last was bad
+    if (ready && logged !== undefined && nowMs() - readAt >= retryMs) ready = undefined;
+    if (!ready) {
+      readAt = nowMs();
+      ready = init();
+    }
+    return ready;
   };
 
   return {
     async handle(event: unknown): Promise<DeadLetterRecord> {
-      ready ??= init();
-      const { config, log } = await ready;
+      const { config, log } = await current();
       const record = describeDeadLetter(asEvent(event), config);
       log.warn(record.msg, record.fields);
       return record;

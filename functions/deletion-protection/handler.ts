@@ -114,7 +114,6 @@ export async function runProtectionEvent(
   ce: unknown,
 ): Promise<ProtectionResult[]> {
   const r = await instance.ready();
-  if (!r.ok) return [];
   return routeObjectEvent(ce, FUNCTION_NAME, r.log, {
     resync: (kind) => resync(r, kind),
     requeue: (kind, ref) => onRequeue(r, kind, ref),

@@ -39,7 +39,6 @@ export async function runTimeoutTick(
   instance: FunctionInstance<TimeoutConfig, TimeoutDeps>,
 ): Promise<TimeoutSummary | undefined> {
   const r = await instance.ready();
-  if (!r.ok) return undefined;
   const summary = await checkAll(r.deps, r.config);
   if (summary.timedOut > 0 || summary.conflicts > 0) r.log.info('pickup timeouts checked', { ...summary });
   return summary;

@@ -52,7 +52,6 @@ export async function runStatisticsTick(
   instance: FunctionInstance<MonitoringConfig, readonly StatisticsSource[]>,
 ): Promise<CollectResult | undefined> {
   const r = await instance.ready();
-  if (!r.ok) return undefined;
   const env = process.env;
   const level = env['LOG_LEVEL'];
   const log = createLogger({

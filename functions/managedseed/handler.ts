@@ -95,7 +95,6 @@ export async function runManagedSeedEvent(
   ce: unknown,
 ): Promise<PassOutcome[]> {
   const r = await instance.ready();
-  if (!r.ok) return [];
   return routeObjectEvent(ce, FUNCTION_NAME, r.log, {
     resync: (kind) => (kind === 'ManagedSeed' ? allManagedSeeds(r) : Promise.resolve([])),
     requeue: async (kind, ref) =>

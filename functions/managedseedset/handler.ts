@@ -80,7 +80,6 @@ export async function runManagedSeedSetEvent(
   ce: unknown,
 ): Promise<PassResult[]> {
   const r = await instance.ready();
-  if (!r.ok) return [];
   const route = await routeEvent(r.deps.client, ce);
   if (route.kind === 'ignore') {
     r.log.debug('event ignored', { type: eventType(ce), why: route.why });

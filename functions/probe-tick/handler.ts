@@ -64,12 +64,11 @@ export function createProbeTickInstance(
   );
 }
 
-/** One tick; undefined when the config is bad (the event is acknowledged). */
+/** One tick; rejects (500, retried) while the config is bad. */
 export async function runProbeTick(
   instance: FunctionInstance<ProbeTickConfig, Deps>,
 ): Promise<TickSummary | undefined> {
   const r = await instance.ready();
-  if (!r.ok) return undefined;
   const summary = await runTick(r.deps, r.config);
   if (summary.ran) r.log.debug('tick done', { ...summary });
   return summary;

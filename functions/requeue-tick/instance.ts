@@ -1,98 +1,68 @@
 /**
- * The per-instance state of the ticker, built lazily on the first event: the parsed config (a
- * bad file is logged once with every problem, and every event is then acknowledged without doing
- * anything), the Redis client, and the emitter. Nothing here runs at import time.
+ * The per-instance state of the ticker, built lazily on the first event through the shared
+ * instance (shared/function createInstance): the parsed config, the Redis client and the emitter.
+ * A bad file is logged once with every problem and every tick is answered 500 (a
+ * FunctionNotReadyError) until the file is fixed, which is read again at most every few seconds:
+ * a tick is only a hint, but a ticker that acknowledges ticks while it cannot tick would hide
+ * that every requeue is stuck. Nothing here runs at import time.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
 import { emitOrThrow, type Event, type FetchLike } from '../../shared/events/index.js';
-import { createLogger, isLogLevel, type Logger } from '../../shared/log/index.js';
+import { createInstance, type InstanceClock, type InstanceOptions } from '../../shared/function/index.js';
 import { FUNCTION_NAME, loadConfig, type TickConfig } from './config.js';
-import { podName } from '../../shared/function/pod.js';
 import { runTick, type TickSummary } from './tick.js';
 
-export interface TickHandlerOptions {
-  /** The environment, read on the first event (default `process.env`). */
-  env?: () => Readonly<Record<string, string | undefined>>;
-  readFile?: (path: string) => Promise<string>;
+export interface TickHandlerOptions extends InstanceOptions, InstanceClock {
+  /** The time the ticker compares due times with (default `new Date()`). */
   now?: () => Date;
   newId?: () => string;
   fetch?: FetchLike;
-  log?: Logger;
 }
 
-type Ready =
-  { ok: true; config: TickConfig; redis: RedisHandle; send: (e: Event) => Promise<void> } | { ok: false };
+interface TickDeps {
+  redis: RedisHandle;
+  send: (e: Event) => Promise<void>;
+}
 
 export interface TickInstance {
-  /** Handles one trigger event; resolves undefined when the config is bad (acknowledged). */
-  handle(): Promise<TickSummary | undefined>;
+  /** Handles one trigger event; rejects (500, retried) while the config is bad or Redis is down. */
+  handle(): Promise<TickSummary>;
   close(): Promise<void>;
 }
 
-async function readConfigText(
-  env: Readonly<Record<string, string | undefined>>,
-  read: (p: string) => Promise<string>,
-): Promise<string | undefined> {
-  const path = env['CONFIG_FILE'];
-  if (!path) return undefined;
-  return read(path);
+function sender(config: TickConfig, fetch: FetchLike | undefined): (e: Event) => Promise<void> {
+  return async (event) => {
+    await emitOrThrow(event, {
+      sink: config.sink,
+      timeoutMs: config.emitTimeout,
+      ...(config.sinkToken ? { token: config.sinkToken } : {}),
+      ...(fetch ? { fetch } : {}),
+    });
+  };
 }
 
 export function createTickInstance(opts: TickHandlerOptions = {}): TickInstance {
-  const getEnv = opts.env ?? ((): NodeJS.ProcessEnv => process.env);
   const now = opts.now ?? ((): Date => new Date());
   const newId = opts.newId ?? randomUUID;
-  let log = opts.log;
-  let ready: Promise<Ready> | undefined;
-
-  const init = async (): Promise<Ready> => {
-    const env = getEnv();
-    const level = env['LOG_LEVEL'];
-    log ??= createLogger({
+  const instance = createInstance<TickConfig, TickDeps>(
+    {
       name: FUNCTION_NAME,
-      level: isLogLevel(level) ? level : 'info',
-      fields: { pod: podName(env) },
-    });
-    let text: string | undefined;
-    try {
-      text = await readConfigText(env, opts.readFile ?? ((p) => readFile(p, 'utf8')));
-    } catch (err) {
-      log.error('config file unreadable; events are acknowledged and nothing is done', {
-        error: String(err),
-      });
-      return { ok: false };
-    }
-    const result = loadConfig(text, env);
-    if (!result.ok) {
-      log.error('invalid config; events are acknowledged and nothing is done', { problems: result.problems });
-      return { ok: false };
-    }
-    const { config } = result;
-    const redis = lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME });
-    const send = async (event: Event): Promise<void> => {
-      await emitOrThrow(event, {
-        sink: config.sink,
-        timeoutMs: config.emitTimeout,
-        ...(config.sinkToken ? { token: config.sinkToken } : {}),
-        ...(opts.fetch ? { fetch: opts.fetch } : {}),
-      });
-    };
-    return { ok: true, config, redis, send };
-  };
-
+      loadConfig,
+      setup: ({ config }) => ({
+        redis: lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME }),
+        send: sender(config, opts.fetch),
+      }),
+      close: (deps) => deps.redis.close(),
+    },
+    opts,
+  );
   return {
-    async handle(): Promise<TickSummary | undefined> {
-      ready ??= init();
-      const r = await ready;
-      if (!r.ok) return undefined;
-      const redis = await r.redis.get();
-      return runTick({ redis, send: r.send, now, newId, log: log! }, r.config);
+    async handle(): Promise<TickSummary> {
+      const r = await instance.ready();
+      const redis = await r.deps.redis.get();
+      return runTick({ redis, send: r.deps.send, now, newId, log: r.log }, r.config);
     },
-    async close(): Promise<void> {
-      const r = await ready;
-      if (r?.ok) await r.redis.close();
-    },
+    close: () => instance.close(),
   };
 }

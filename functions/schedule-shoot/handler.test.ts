@@ -1,5 +1,6 @@
 import type { Seed, Shoot } from '../../shared/api/core.js';
 import { createLogger } from '../../shared/log/index.js';
+import { FunctionNotReadyError } from '../../shared/function/index.js';
 import { createScheduleShootInstance, runScheduleShootEvent, shootEventTarget } from './handler.js';
 import { allocatableShoots } from './inputs.js';
 import { shootEventObject } from './report.js';
@@ -90,7 +91,7 @@ describe('shootEventObject', () => {
 });
 
 describe('a bad config', () => {
-  it('is logged once and every event is acknowledged without doing anything', async () => {
+  it('is logged once and every event is answered 500 (rejected) without doing anything', async () => {
     const lines: { msg: string; problems?: string[] }[] = [];
     const instance = createScheduleShootInstance({
       env: () => ({ CONFIG_FILE: '/c.yaml' }),
@@ -102,9 +103,11 @@ describe('a bad config', () => {
       }),
     });
     const ce = { type: 'dev.knative.apiserver.ref.add', kind: 'Shoot', name: 'a', namespace: 'p' };
-    await expect(runScheduleShootEvent(instance, ce)).resolves.toBeUndefined();
-    await expect(runScheduleShootEvent(instance, ce)).resolves.toBeUndefined();
-    expect(lines.map((l) => l.msg)).toEqual(['invalid config; events are acknowledged and nothing is done']);
+    await expect(runScheduleShootEvent(instance, ce)).rejects.toBeInstanceOf(FunctionNotReadyError);
+    await expect(runScheduleShootEvent(instance, ce)).rejects.toBeInstanceOf(FunctionNotReadyError);
+    expect(lines.map((l) => l.msg)).toEqual([
+      'invalid config; events are answered 500 (retried, then dead-lettered) until it is fixed',
+    ]);
     expect(lines[0].problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^candidateDeterminationStrategy: /),

@@ -82,7 +82,6 @@ export async function runScheduleShootEvent(
   ce: unknown,
 ): Promise<ScheduleOutcome | undefined> {
   const r = await instance.ready();
-  if (!r.ok) return undefined;
   const target = shootEventTarget(ce);
   if (!target) {
     r.log.warn('not a Shoot event for this function; ignored', { type: eventType(ce) });

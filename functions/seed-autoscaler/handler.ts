@@ -96,7 +96,6 @@ export async function runSeedAutoscalerEvent(
   ce: unknown,
 ): Promise<AutoscaleResult[]> {
   const r = await instance.ready();
-  if (!r.ok) return [];
   const type = eventType(ce);
   if (type === EventTypes.ping) return tick(r);
   if (type.startsWith('dev.knative.apiserver.') && kindOf(ce) === GVK.SeedAutoscaler.kind) return one(r, ce);

@@ -56,7 +56,6 @@ export async function runSeedStatusEvent(
   ce: unknown,
 ): Promise<SeedStatusOutcome[]> {
   const r = await instance.ready();
-  if (!r.ok) return [];
   const type = eventType(ce);
   const kind = eventKind(ce);
   if (type === EventTypes.resync) return kind === 'Seed' ? updateAllSeeds(r.deps, r.config) : [];

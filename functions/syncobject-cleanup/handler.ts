@@ -54,7 +54,6 @@ export async function runCleanupTick(
   instance: FunctionInstance<CleanupConfig, CleanupDeps>,
 ): Promise<CleanupCounts | undefined> {
   const r = await instance.ready();
-  if (!r.ok) return undefined;
   const counts = await cleanupSyncObjects(r.deps.client, {
     log: r.log,
     ...(r.deps.liveness ? { liveness: r.deps.liveness } : {}),

@@ -70,7 +70,6 @@ export async function runWeederEvent(
   ce: unknown,
 ): Promise<number> {
   const r = await instance.ready();
-  if (!r.ok) return 0;
   const { action, kind, object } = parse(ce);
   if (!action) return 0;
   if (kind === 'EndpointSlice' || kind === 'Endpoints')

@@ -1,9 +1,15 @@
 /**
  * What every function does around its handler (DESIGN "Configuration", "Shape"): a lazy
- * per-process instance that reads CONFIG_FILE once, checks it with the function's `loadConfig`,
- * builds its clients once, and — when the file is unreadable or invalid — logs every problem once
- * and acknowledges events without doing anything (no crash loop, nothing written). Plus the
- * reading of the object an event points at.
+ * per-process instance that reads CONFIG_FILE, checks it with the function's `loadConfig` and
+ * builds its clients once. When the file is unreadable or invalid, or the set-up fails, no event is
+ * acknowledged: `ready()` throws a `FunctionNotReadyError`, the Functions Framework answers 500,
+ * and the broker retries, then dead-letters (knative/eventing pkg/kncloudevents: SelectiveRetry
+ * retries a 5xx, a 2xx is final). Every problem is logged once per instance (again only when the
+ * problems change); while the file is bad it is read again on an event at most every
+ * `retryConfigMs` (5 s), because the kubelet updates a mounted ConfigMap in place
+ * (kubernetes/kubernetes pkg/volume/util/atomic_writer.go swaps the `..data` link), so a fixed
+ * ConfigMap heals the replicas without a new revision. A good config is kept for the
+ * instance's life. Plus the reading of the object an event points at.
  */
 import { readFile } from 'node:fs/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -29,9 +35,16 @@ export interface InstanceOptions {
   log?: Logger;
 }
 
-export type Ready<C, D> = { ok: true; config: C; deps: D; log: Logger } | { ok: false; log: Logger };
+/** A ready instance (`ok` is always true: an instance that is not ready throws instead). */
+export interface Ready<C, D> {
+  ok: true;
+  config: C;
+  deps: D;
+  log: Logger;
+}
 
 export interface FunctionInstance<C, D> {
+  /** The config and dependencies; rejects with a FunctionNotReadyError while they cannot be had. */
   ready(): Promise<Ready<C, D>>;
   close(): Promise<void>;
 }
@@ -45,45 +58,126 @@ function defaultLogger(name: string, env: Env): Logger {
   });
 }
 
+export type NotReadyReason = 'unreadable' | 'invalid' | 'setup';
+
+const REASON_TEXT: Record<NotReadyReason, string> = {
+  unreadable: 'config file unreadable',
+  invalid: 'invalid config',
+  setup: 'cannot set up',
+};
+
+/**
+ * Thrown for every event while the function's config cannot be read or used: the Functions
+ * Framework answers 500, so the event is retried and then dead-lettered, never acknowledged.
+ */
+export class FunctionNotReadyError extends Error {
+  override readonly name = 'FunctionNotReadyError';
+  constructor(
+    readonly functionName: string,
+    readonly reason: NotReadyReason,
+    readonly problems: readonly string[],
+    readonly file?: string,
+  ) {
+    const where = file ? ` (${file})` : '';
+    const first =
+      problems.length > 0
+        ? `: ${problems[0]}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ''}`
+        : '';
+    super(
+      `${functionName}: ${REASON_TEXT[reason]}${where}${first}; the event is not handled (answered 500, retried)`,
+    );
+  }
+}
+
+/** While the config is bad, it is read again on an event at most this often. */
+export const DEFAULT_RETRY_CONFIG_MS = 5_000;
+
+export interface InstanceClock {
+  /** The time in milliseconds (default Date.now). */
+  nowMs?: () => number;
+  /** How long a bad config is trusted to be still bad before it is read again. */
+  retryConfigMs?: number;
+}
+
+interface Attempt<C, D> {
+  ready?: Ready<C, D>;
+  error?: FunctionNotReadyError;
+}
+
+/** Reads, checks and sets up once; any failure is a FunctionNotReadyError (pure given `opts`). */
+async function attempt<C, D>(
+  def: FunctionDefinition<C, D>,
+  env: Env,
+  log: Logger,
+  read: (p: string) => Promise<string>,
+): Promise<Attempt<C, D>> {
+  let text: string | undefined;
+  let file: string | undefined;
+  try {
+    ({ text, path: file } = await readConfigFile(env, read));
+  } catch (err) {
+    return { error: new FunctionNotReadyError(def.name, 'unreadable', [String(err)], env['CONFIG_FILE']) };
+  }
+  const result = def.loadConfig(text, env);
+  if (!result.ok) return { error: new FunctionNotReadyError(def.name, 'invalid', result.problems, file) };
+  try {
+    const deps = await def.setup({ config: result.config, env, log });
+    return { ready: { ok: true, config: result.config, deps, log } };
+  } catch (err) {
+    return { error: new FunctionNotReadyError(def.name, 'setup', [String(err)], file) };
+  }
+}
+
+function logNotReady(log: Logger, e: FunctionNotReadyError): void {
+  log.error(
+    `${REASON_TEXT[e.reason]}; events are answered 500 (retried, then dead-lettered) until it is fixed`,
+    {
+      ...(e.file ? { file: e.file } : {}),
+      ...(e.reason === 'invalid' ? { problems: e.problems } : { error: e.problems[0] }),
+    },
+  );
+}
+
 export function createInstance<C, D>(
   def: FunctionDefinition<C, D>,
-  opts: InstanceOptions = {},
+  opts: InstanceOptions & InstanceClock = {},
 ): FunctionInstance<C, D> {
-  let ready: Promise<Ready<C, D>> | undefined;
-  const init = async (): Promise<Ready<C, D>> => {
+  const now = opts.nowMs ?? Date.now;
+  const retryMs = opts.retryConfigMs ?? DEFAULT_RETRY_CONFIG_MS;
+  const read = opts.readFile ?? ((p: string): Promise<string> => readFile(p, 'utf8'));
+  let good: Ready<C, D> | undefined;
+  let failed: { error: FunctionNotReadyError; at: number; logged: string } | undefined;
+  let pending: Promise<Ready<C, D>> | undefined;
+
+  const tryOnce = async (): Promise<Ready<C, D>> => {
     const env = (opts.env ?? ((): Env => process.env))();
     const log = opts.log ?? defaultLogger(def.name, env);
-    let text: string | undefined;
-    let file: string | undefined;
-    try {
-      ({ text, path: file } = await readConfigFile(env, opts.readFile ?? ((p) => readFile(p, 'utf8'))));
-    } catch (err) {
-      log.error('config file unreadable; events are acknowledged and nothing is done', {
-        error: String(err),
-      });
-      return { ok: false, log };
+    const r = await attempt(def, env, log, read);
+    if (r.ready) {
+      if (failed) log.info('config fixed; events are handled again', { file: env['CONFIG_FILE'] });
+      failed = undefined;
+      good = r.ready;
+      return good;
     }
-    const result = def.loadConfig(text, env);
-    if (!result.ok) {
-      log.error('invalid config; events are acknowledged and nothing is done', {
-        file,
-        problems: result.problems,
-      });
-      return { ok: false, log };
-    }
-    try {
-      const deps = await def.setup({ config: result.config, env, log });
-      return { ok: true, config: result.config, deps, log };
-    } catch (err) {
-      log.error('cannot set up; events are acknowledged and nothing is done', { error: String(err) });
-      return { ok: false, log };
-    }
+    const error = r.error!;
+    const key = JSON.stringify([error.reason, error.file, error.problems]);
+    if (failed?.logged !== key) logNotReady(log, error);
+    failed = { error, at: now(), logged: key };
+    throw error;
   };
+
   return {
-    ready: () => (ready ??= init()),
+    ready: (): Promise<Ready<C, D>> => {
+      if (good) return Promise.resolve(good);
+      if (failed && now() - failed.at < retryMs) return Promise.reject(failed.error);
+      pending ??= tryOnce().finally(() => {
+        pending = undefined;
+      });
+      return pending;
+    },
     async close(): Promise<void> {
-      const r = await ready;
-      if (r?.ok && def.close) await def.close(r.deps);
+      await pending?.catch(() => undefined);
+      if (good && def.close) await def.close(good.deps);
     },
   };
 }

@@ -193,7 +193,6 @@ export async function runDeployerEvent(
   ce: unknown,
 ): Promise<RunOutcome | undefined> {
   const r = await instance.ready();
-  if (!r.ok) return undefined;
   const ref = eventObjectRef(ce, { namespaced: true });
   if (!isDeployerEvent(ce, functionName, plugin) || !ref) {
     r.log.warn('not an event for this deployer; ignored', { type: eventType(ce) });

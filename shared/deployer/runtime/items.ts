@@ -50,7 +50,7 @@ export function deployItemEventHandler<C, D>(
 ): (ce: unknown) => Promise<void> {
   return async (ce: unknown): Promise<void> => {
     const r = await instance.ready();
-    if (!r.ok || !enabled(r)) return;
+    if (!enabled(r)) return;
     const type = eventType(ce);
     if (type === EventTypes.resync) {
       await all(r);

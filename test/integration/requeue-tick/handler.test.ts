@@ -186,12 +186,15 @@ describe('K_SINK_TOKEN', () => {
 });
 
 describe('a bad config', () => {
-  it('is logged once with every problem and events are acknowledged', async () => {
+  it('is logged once with every problem, every tick is answered 500, and a fixed file is read again', async () => {
     const lines: string[] = [];
     const log = createLogger({ name: 'requeue-tick', destination: { write: (l: string) => lines.push(l) } });
+    let text = 'batchSize: -1\n';
+    let nowMs = 0;
     const bad = createTickInstance({
-      env: () => ({ CONFIG_FILE: '/config.yaml', REDIS_URL: 'http://nope' }),
-      readFile: () => Promise.resolve('batchSize: -1\n'),
+      env: () => ({ CONFIG_FILE: '/config.yaml', REDIS_URL: server.url, K_SINK: sink.url }),
+      readFile: () => Promise.resolve(text),
+      nowMs: () => nowMs,
       log,
     });
     ff.cloudEvent('requeue-tick-bad-config', tickHandler(bad));
@@ -202,14 +205,24 @@ describe('a bad config', () => {
       name: 'a',
       at: past(5),
     });
-    await ping('requeue-tick-bad-config').expect(204);
-    await ping('requeue-tick-bad-config').expect(204);
+    await ping('requeue-tick-bad-config').expect(500);
+    await ping('requeue-tick-bad-config').expect(500);
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]);
     expect(line.level).toBe('error');
-    expect(line.problems).toHaveLength(3);
+    expect(line.problems).toHaveLength(1);
     expect(sink.requests).toHaveLength(0);
     expect(await pending(redis, 'deployer-mock')).toHaveLength(1);
+    // fixed in place (a ConfigMap the kubelet updates): read again once the retry interval passed
+    text = 'batchSize: 2\n';
+    await ping('requeue-tick-bad-config').expect(500);
+    nowMs += 5_000;
+    await ping('requeue-tick-bad-config').expect(204);
+    expect(sink.requests).toHaveLength(1);
+    expect(await pending(redis, 'deployer-mock')).toHaveLength(0);
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toContain(
+      'config fixed; events are handled again',
+    );
     await bad.close();
   });
 });
