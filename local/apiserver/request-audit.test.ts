@@ -1,0 +1,77 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GVK } from '../../shared/api/gvk.js';
+import { createKubeClient, kubeConfigFromYaml } from '../../shared/kube/index.js';
+import { startApiServer, type ApiServer, type RequestAuditEvent } from './index.js';
+
+let dir: string;
+let srv: ApiServer | undefined;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'request-audit-'));
+});
+
+afterAll(async () => {
+  await srv?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('writes one audit.k8s.io/v1 Metadata event per request, with the subresource and the answer', async () => {
+  const file = join(dir, 'audit.log');
+  srv = await startApiServer({ auditLogPath: file });
+  const client = createKubeClient(kubeConfigFromYaml(srv.cluster().kubeconfigYaml()));
+  await client.create(GVK.Namespace, { metadata: { name: 'p' } });
+  await client.create(GVK.Seed, {
+    metadata: { name: 'a' },
+    spec: {
+      provider: { type: 't', region: 'r' },
+      networks: { pods: '10.1.0.0/16', services: '10.2.0.0/16' },
+    },
+  });
+  const shoot = await client.create(GVK.Shoot, {
+    metadata: { name: 's', namespace: 'p' },
+    spec: { region: 'r', provider: { type: 't' } },
+  });
+  await client.replace(
+    GVK.Shoot,
+    { ...shoot, spec: { region: 'r', provider: { type: 't' }, seedName: 'a' } },
+    { subresource: 'binding' },
+  );
+  await client.get(GVK.Shoot, 'p', 'missing').catch(() => undefined);
+  await srv.stop();
+  srv = undefined;
+  const events = (await readFile(file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as RequestAuditEvent);
+  const binding = events.find((e) => e.objectRef?.subresource === 'binding');
+  expect(binding).toMatchObject({
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'Metadata',
+    stage: 'ResponseComplete',
+    verb: 'update',
+    requestURI: '/apis/core.gardener.cloud/v1beta1/namespaces/p/shoots/s/binding',
+    objectRef: {
+      resource: 'shoots',
+      subresource: 'binding',
+      namespace: 'p',
+      name: 's',
+      apiGroup: 'core.gardener.cloud',
+      apiVersion: 'v1beta1',
+    },
+    responseStatus: { code: 200 },
+    annotations: { 'landscape.dev/cluster': 'main' },
+  });
+  expect(binding?.user.username).toEqual(expect.any(String));
+  expect(events.find((e) => e.objectRef?.name === 'missing')).toMatchObject({
+    verb: 'get',
+    responseStatus: { code: 404 },
+  });
+  expect(events.filter((e) => e.verb === 'create').map((e) => e.objectRef?.resource)).toEqual([
+    'namespaces',
+    'seeds',
+    'shoots',
+  ]);
+});
