@@ -2,7 +2,8 @@
  * Config checks (pure, given each function's `loadConfig`): every file of `config/` belongs to a
  * function and its `loadConfig` accepts it with the environment the embedded landscape provides;
  * the `config.yaml` of each function's ConfigMap in `knative/` is accepted with the environment
- * its Knative Service sets (values from Secrets and the downward API as placeholders).
+ * its Knative Service gets (values from Secrets as placeholders, and K_SINK only when a
+ * SinkBinding selects the Service).
  * `npm run validate-config` and the packaging test both run these.
  */
 import { posix } from 'node:path';
@@ -12,6 +13,7 @@ import {
   EMBEDDED_ENV,
   envOf,
   label,
+  PLATFORM_PLACEHOLDERS,
   podSpec,
   record,
   refOf,
@@ -25,6 +27,7 @@ import {
   type ManifestDoc,
   type PackagingSet,
 } from './model.js';
+import { isSinkBound } from './platform.js';
 
 export interface ConfigMount {
   /** The ConfigMap the Service mounts at the folder of CONFIG_FILE. */
@@ -126,7 +129,11 @@ function configMapProblems(set: PackagingSet, fn: FunctionModule, loader: Config
   const { mount } = configMountOf(set, service);
   const data = mount?.configMap ? text(record(mount.configMap.object['data'])[mount.key]) : undefined;
   if (mount?.configMap === undefined || data === undefined) return [];
-  return run(loader, data, serviceEnv(service), `${label(mount.configMap)}: data.${mount.key}`);
+  const env = {
+    ...serviceEnv(service),
+    ...(isSinkBound(set, service) ? { K_SINK: PLATFORM_PLACEHOLDERS['K_SINK'] } : {}),
+  };
+  return run(loader, data, env, `${label(mount.configMap)}: data.${mount.key}`);
 }
 
 /** Every problem of the config files and ConfigMaps, each with its file. */

@@ -4,6 +4,7 @@
  */
 import { configProblems } from './configs.js';
 import type { PackagingSet } from './model.js';
+import { platformProblems } from './platform.js';
 import { manifestProblems } from './refs.js';
 import { wiringProblems } from './wiring.js';
 
@@ -11,6 +12,15 @@ export { configMountOf, configProblems } from './configs.js';
 export type { ConfigCheckOptions, ConfigMount } from './configs.js';
 export * from './model.js';
 export { manifestProblems } from './refs.js';
+export {
+  containerProblems,
+  fieldRefPaths,
+  isSinkBound,
+  LABEL_EMITS,
+  platformProblems,
+  ruleExcess,
+  tickScaleProblems,
+} from './platform.js';
 export { functionFolders, readConfigFiles, readManifests, readPackaging } from './repo.js';
 export type { RepoPaths } from './repo.js';
 export {
@@ -26,12 +36,14 @@ export { dockerfileProblems, imageFunctionsDir, isRouted, wiringProblems } from 
 
 /**
  * Every problem of the set (pure): what could not be read, the conventions and references of
- * `knative/`, the wiring of each function, and its configs. [] when everything is in step.
+ * `knative/`, what a default Knative install asks of it, the wiring of each function, and its
+ * configs. [] when everything is in step.
  */
 export function checkPackaging(set: PackagingSet): string[] {
   return [
     ...set.readProblems,
     ...manifestProblems(set),
+    ...platformProblems(set),
     ...wiringProblems(set),
     ...configProblems(set, { requireFiles: true }),
   ];

@@ -9,8 +9,8 @@
  *   Knative Service `<name>` = `serverless.yml` key `<name>`; the handler is also exported and
  *   registered under its camelCase name (`serverless.yml` `handler`);
  * - the Service runs `/app/functions/<name>/server.js` (what the Dockerfile copies from
- *   `npm run build`), mounts ConfigMap `<name>-config` at the folder of CONFIG_FILE, and has
- *   POD_NAME/POD_NAMESPACE from the downward API;
+ *   `npm run build`), mounts ConfigMap `<name>-config` at the folder of CONFIG_FILE, and has no
+ *   downward API (a default Knative install refuses it: ./platform.ts);
  * - every document of `knative/<family>/` is labelled `landscape.dev/family: <family>` and
  *   `app.kubernetes.io/part-of: landscape-functions`; references resolve within the family or
  *   the shared `runtime` family (the Broker, the ticker, the dead-letter sink).
@@ -74,7 +74,7 @@ export const LABEL_VISIBILITY = 'networking.knative.dev/visibility';
 export const KNATIVE_SERVICE_API = 'serving.knative.dev/v1';
 export const KPA_CLASS = 'kpa.autoscaling.knative.dev';
 
-/** Placeholders for values the platform provides (Secrets, the downward API). */
+/** Placeholders for values the platform provides (Secrets, a SinkBinding's K_SINK, the Pod's identity). */
 export const PLATFORM_PLACEHOLDERS: Readonly<Record<string, string>> = {
   REDIS_URL: 'redis://redis.invalid:6379/0',
   K_SINK: 'http://broker-ingress.invalid/landscape-system/default',

@@ -11,7 +11,6 @@ import {
   camelCase,
   container,
   docsOf,
-  envOf,
   isKnativeService,
   isRecord,
   KNATIVE_SERVICE_API,
@@ -48,11 +47,6 @@ export function dockerfileProblems(set: PackagingSet): string[] {
   return out;
 }
 
-function hasFieldRef(service: ManifestDoc, name: string, fieldPath: string): boolean {
-  const e = envOf(service).find((x) => x.name === name);
-  return record(e?.from?.['fieldRef'])['fieldPath'] === fieldPath;
-}
-
 function commandProblems(set: PackagingSet, service: ManifestDoc, name: string): string[] {
   const dir = set.dockerfile ? imageFunctionsDir(set.dockerfile.text) : undefined;
   const want = ['node', `${dir ?? '/app/functions'}/${name}/server.js`];
@@ -76,10 +70,6 @@ function serviceShapeProblems(service: ManifestDoc): string[] {
     out.push(`${where}: needs annotation autoscaling.knative.dev/class: ${KPA_CLASS} (scale to zero)`);
   if (text(annotations['autoscaling.knative.dev/max-scale']) === undefined)
     out.push(`${where}: needs annotation autoscaling.knative.dev/max-scale`);
-  if (!hasFieldRef(service, 'POD_NAME', 'metadata.name'))
-    out.push(`${where}: needs env POD_NAME from fieldRef metadata.name`);
-  if (!hasFieldRef(service, 'POD_NAMESPACE', 'metadata.namespace'))
-    out.push(`${where}: needs env POD_NAMESPACE from fieldRef metadata.namespace`);
   if (podServiceAccount(service) === undefined)
     out.push(`${where}: needs spec.template.spec.serviceAccountName (a ServiceAccount of its own)`);
   return out;

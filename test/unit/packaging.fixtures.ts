@@ -1,6 +1,8 @@
 /**
- * A small packaging set that is in step (one function `echo` in the runtime family), for the
- * table tests of the packaging checker: each case breaks one piece of a fresh copy.
+ * A small packaging set that is in step (one function `echo` in the runtime family, ticked every
+ * minute, emitting through a SinkBinding; the weeder's ApiServerSource with its ServiceAccount and
+ * ClusterRole), for the table tests of the packaging checker: each case breaks one piece of a
+ * fresh copy.
  */
 import { parse as parseYaml } from 'yaml';
 import type {
@@ -44,7 +46,11 @@ function service(): Json {
     apiVersion: 'serving.knative.dev/v1',
     kind: 'Service',
     metadata: meta('echo', 'ls', {
-      labels: { ...LABELS, 'networking.knative.dev/visibility': 'cluster-local' },
+      labels: {
+        ...LABELS,
+        'networking.knative.dev/visibility': 'cluster-local',
+        'landscape.dev/emits': 'true',
+      },
     }),
     spec: {
       template: {
@@ -53,6 +59,8 @@ function service(): Json {
             'autoscaling.knative.dev/class': 'kpa.autoscaling.knative.dev',
             'autoscaling.knative.dev/min-scale': '0',
             'autoscaling.knative.dev/max-scale': '1',
+            'autoscaling.knative.dev/window': '6s',
+            'autoscaling.knative.dev/scale-to-zero-pod-retention-period': '0s',
           },
         },
         spec: {
@@ -64,12 +72,18 @@ function service(): Json {
               image: 'landscape-functions:0.1.0',
               command: ['node', '/app/functions/echo/server.js'],
               env: [
-                { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-                { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
                 { name: 'CONFIG_FILE', value: '/etc/landscape/config.yaml' },
                 { name: 'REDIS_URL', valueFrom: { secretKeyRef: { name: 'landscape-redis', key: 'url' } } },
               ],
               volumeMounts: [{ name: 'config', mountPath: '/etc/landscape', readOnly: true }],
+              securityContext: {
+                runAsNonRoot: true,
+                allowPrivilegeEscalation: false,
+                readOnlyRootFilesystem: true,
+                capabilities: { drop: ['ALL'] },
+                seccompProfile: { type: 'RuntimeDefault' },
+              },
+              resources: { requests: { cpu: '50m', memory: '128Mi' }, limits: { memory: '256Mi' } },
             },
           ],
           volumes: [{ name: 'config', configMap: { name: 'echo-config' } }],
@@ -101,7 +115,13 @@ function objects(): Json[] {
       apiVersion: 'eventing.knative.dev/v1',
       kind: 'Broker',
       metadata: meta('default', 'ls'),
-      spec: { delivery: { retry: 1, deadLetterSink: ref('Service', 'echo', 'serving.knative.dev/v1') } },
+      spec: {
+        delivery: {
+          retry: 1,
+          timeout: 'PT60S',
+          deadLetterSink: ref('Service', 'echo', 'serving.knative.dev/v1'),
+        },
+      },
     },
     {
       apiVersion: 'eventing.knative.dev/v1',
@@ -109,8 +129,12 @@ function objects(): Json[] {
       metadata: meta('echo', 'ls'),
       spec: {
         broker: 'default',
-        filters: [{ exact: { type: 'dev.knative.sources.ping' } }],
+        filters: [
+          { exact: { type: 'dev.knative.sources.ping' } },
+          { exact: { source: '/apis/v1/namespaces/ls/pingsources/echo' } },
+        ],
         subscriber: ref('Service', 'echo', 'serving.knative.dev/v1'),
+        delivery: { retry: 2, timeout: 'PT60S' },
       },
     },
     {
@@ -118,6 +142,47 @@ function objects(): Json[] {
       kind: 'PingSource',
       metadata: meta('echo', 'ls'),
       spec: { schedule: '* * * * *', sink: ref('Broker', 'default', 'eventing.knative.dev/v1') },
+    },
+    {
+      apiVersion: 'sources.knative.dev/v1',
+      kind: 'SinkBinding',
+      metadata: meta('emitters', 'ls'),
+      spec: {
+        subject: {
+          apiVersion: 'serving.knative.dev/v1',
+          kind: 'Service',
+          selector: { matchLabels: { 'landscape.dev/emits': 'true' } },
+        },
+        sink: ref('Broker', 'default', 'eventing.knative.dev/v1'),
+      },
+    },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta('weeder-source', 'ls') },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: meta('weeder-source'),
+      rules: [
+        { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list', 'watch'] },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: meta('weeder-source'),
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'weeder-source' },
+      subjects: [{ kind: 'ServiceAccount', name: 'weeder-source', namespace: 'ls' }],
+    },
+    {
+      apiVersion: 'sources.knative.dev/v1',
+      kind: 'ApiServerSource',
+      metadata: meta('weeder', 'ls'),
+      spec: {
+        mode: 'Resource',
+        serviceAccountName: 'weeder-source',
+        namespaceSelector: { matchLabels: { 'gardener.cloud/role': 'shoot' } },
+        resources: [{ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice' }],
+        sink: ref('Broker', 'default', 'eventing.knative.dev/v1'),
+      },
     },
   ];
 }

@@ -15,6 +15,8 @@ import {
   crdSchemasIn,
   imageFunctionsDir,
   isKnativeService,
+  isSinkBound,
+  platformProblems,
   kindValidator,
   readPackaging,
   refOf,
@@ -53,6 +55,22 @@ describe('the repository', () => {
 
   it('keeps functions/, knative/, config/, serverless.yml and the Dockerfile in step', () => {
     expect(checkPackaging(repo)).toEqual([]);
+  });
+
+  it('applies on a default Knative install (no fieldRef, delivery timeouts, securityContext, resources, SinkBinding, source RBAC, the weeder on EndpointSlices, ticks reaching zero)', () => {
+    expect(platformProblems(repo)).toEqual([]);
+    const services = repo.manifests.filter(isKnativeService);
+    expect(services.length).toBe(repo.functions.length);
+    expect(repo.manifests.filter((d) => refOf(d).kind === 'SinkBinding').map((d) => d.file)).toEqual([
+      'knative/runtime/sink-binding.yaml',
+    ]);
+    // the emitting functions (their configs need K_SINK) are bound, the others are not
+    expect(
+      services
+        .filter((s) => isSinkBound(repo, s))
+        .map((s) => refOf(s).name)
+        .sort(),
+    ).toEqual(['requeue-tick', 'responsibility-check']);
   });
 
   it('validates every document of knative/ against the schema of its kind', () => {
@@ -337,10 +355,133 @@ describe('checkPackaging', () => {
       (s) => delete obj(s, 'Service').metadata.labels['networking.knative.dev/visibility'],
       /Service ls\/echo: needs label networking\.knative\.dev\/visibility: cluster-local/,
     ],
+    // what a default Knative install asks of knative/ (scripts/packaging/platform.ts)
     [
-      'a Service without the downward-API POD_NAME',
-      (s) => (container(s).env[0] = { name: 'POD_NAME', value: 'x' }),
-      /Service ls\/echo: needs env POD_NAME from fieldRef metadata\.name/,
+      'a Service with the downward API (fieldRef)',
+      (s) =>
+        container(s).env.push({ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }),
+      /Service ls\/echo: spec\.template\.spec\.containers\[0\]\.env\[2\]\.valueFrom\.fieldRef: no fieldRef/,
+    ],
+    [
+      'a fieldRef in any document',
+      (s) => (obj(s, 'ConfigMap').metadata.annotations = { x: { fieldRef: {} } } as Json),
+      /ConfigMap ls\/echo-config: metadata\.annotations\.x\.fieldRef: no fieldRef/,
+    ],
+    [
+      "a Trigger's delivery timeout shorter than its Service's timeoutSeconds",
+      (s) => (obj(s, 'Trigger').spec.delivery.timeout = 'PT30S'),
+      /Trigger ls\/echo: delivery timeout PT30S is shorter than Service echo's timeoutSeconds 60/,
+    ],
+    [
+      'a Trigger without delivery on a Broker whose timeout is shorter',
+      (s) => {
+        delete obj(s, 'Trigger').spec.delivery;
+        obj(s, 'Broker').spec.delivery.timeout = 'PT10S';
+      },
+      /Trigger ls\/echo \(its Broker's delivery\): delivery timeout PT10S is shorter/,
+    ],
+    [
+      "a Trigger's timeout against the Service's default timeoutSeconds (300)",
+      (s) => delete obj(s, 'Service').spec.template.spec.timeoutSeconds,
+      /Trigger ls\/echo: delivery timeout PT60S is shorter than Service echo's timeoutSeconds 300/,
+    ],
+    [
+      "a Broker's timeout shorter than its dead-letter sink's timeoutSeconds",
+      (s) => (obj(s, 'Broker').spec.delivery.timeout = 'PT1S'),
+      /Broker ls\/default \(to its deadLetterSink\): delivery timeout PT1S is shorter/,
+    ],
+    [
+      'a container that may run as root',
+      (s) => delete container(s).securityContext.runAsNonRoot,
+      /Service ls\/echo: containers\[0\]: needs securityContext\.runAsNonRoot: true$/,
+    ],
+    [
+      'a container that may escalate',
+      (s) => (container(s).securityContext.allowPrivilegeEscalation = true),
+      /containers\[0\]: needs securityContext\.allowPrivilegeEscalation: false$/,
+    ],
+    [
+      'a container that keeps its capabilities',
+      (s) => (container(s).securityContext.capabilities = { drop: ['NET_RAW'] }),
+      /containers\[0\]: needs securityContext\.capabilities\.drop: \[ALL\]$/,
+    ],
+    [
+      'a container without the RuntimeDefault seccomp profile',
+      (s) => (container(s).securityContext.seccompProfile = { type: 'Unconfined' }),
+      /containers\[0\]: needs securityContext\.seccompProfile\.type: RuntimeDefault$/,
+    ],
+    [
+      'a writable root filesystem',
+      (s) => delete container(s).securityContext.readOnlyRootFilesystem,
+      /containers\[0\]: needs securityContext\.readOnlyRootFilesystem: true/,
+    ],
+    [
+      'an init container without a securityContext',
+      (s) => (obj(s, 'Service').spec.template.spec.initContainers = [{ name: 'init', image: 'i' }]),
+      /Service ls\/echo: initContainers\[0\]: needs securityContext\.runAsNonRoot: true$/,
+    ],
+    [
+      'no resource requests',
+      (s) => delete container(s).resources.requests,
+      /containers\[0\]: needs resources\.requests \(cpu and memory\)$/,
+    ],
+    [
+      'no memory limit',
+      (s) => delete container(s).resources.limits,
+      /containers\[0\]: needs resources\.limits\.memory$/,
+    ],
+    [
+      'a K_SINK set in the manifest',
+      (s) =>
+        container(s).env.push({
+          name: 'K_SINK',
+          value: 'http://broker-ingress.knative-eventing.svc.cluster.local/ls/default',
+        }),
+      /Service ls\/echo: containers\[0\]: sets K_SINK; a SinkBinding gives it/,
+    ],
+    [
+      'an emitting Service no SinkBinding selects',
+      (s) => (obj(s, 'SinkBinding').spec.subject.selector.matchLabels = { other: 'x' }),
+      /Service ls\/echo: labelled landscape\.dev\/emits but no SinkBinding selects it/,
+    ],
+    [
+      'a SinkBinding whose Broker is missing',
+      (s) => (obj(s, 'SinkBinding').spec.sink.ref.name = 'nope'),
+      /knative\/runtime\/all\.yaml: SinkBinding ls\/emitters: spec\.sink\.ref: Broker ls\/nope is not in the manifests/,
+    ],
+    [
+      "a source's ServiceAccount that may read namespaces",
+      (s) =>
+        obj(s, 'ClusterRole').rules.push({
+          apiGroups: [''],
+          resources: ['namespaces'],
+          verbs: ['get', 'list', 'watch'],
+        }),
+      /ClusterRole weeder-source: grants the source's ServiceAccount weeder-source more than it watches: namespaces \(core\)$/,
+    ],
+    [
+      "a source's ServiceAccount that may delete",
+      (s) => obj(s, 'ClusterRole').rules[0].verbs.push('delete'),
+      /ClusterRole weeder-source: grants .* more than it watches: verb delete$/,
+    ],
+    [
+      "the weeder's source watching Pods and Endpoints too",
+      (s) =>
+        obj(s, 'ApiServerSource').spec.resources.push(
+          { apiVersion: 'v1', kind: 'Pod' },
+          { apiVersion: 'v1', kind: 'Endpoints' },
+        ),
+      /ApiServerSource ls\/weeder: the weeder's source sends EndpointSlices \(discovery\.k8s\.io\/v1\) only, found discovery\.k8s\.io\/v1 EndpointSlice, v1 Pod, v1 Endpoints/,
+    ],
+    [
+      'a Service ticked every minute with the default window (60 s)',
+      (s) => delete obj(s, 'Service').spec.template.metadata.annotations['autoscaling.knative.dev/window'],
+      /Service ls\/echo: ticked every minute: needs annotations autoscaling\.knative\.dev\/window and/,
+    ],
+    [
+      'a Service ticked every minute whose window keeps it up',
+      (s) => (obj(s, 'Service').spec.template.metadata.annotations['autoscaling.knative.dev/window'] = '30s'),
+      /ticked every minute: window 30s \+ grace 30s \+ retention 0s is not under a minute/,
     ],
     [
       'a document defined twice',
