@@ -87,8 +87,9 @@ export interface Runtime {
    * Stops every ApiServerSource and starts them again, as Knative rolls the adapter Deployment
    * (e.g. on a namespace change under a namespaceSelector): events of the time between are lost.
    * Resolves once the new sources have listed (and, as Knative's, sent nothing for what they found).
+   * `downMs`: how long no adapter runs (a new adapter Pod's start-up; default 0).
    */
-  restartSources(): Promise<void>;
+  restartSources(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -347,7 +348,13 @@ async function assemble(
   );
   const faults = new BrokerFaults();
   const brokers = createBrokers({ ...set, resolve, metrics, log, stateDir: o.stateDir, fetch, faults });
-  const ingress: RunningIngress = await startIngress({ brokers, registry, metrics, token: urls.token });
+  const ingress: RunningIngress = await startIngress({
+    brokers,
+    registry,
+    metrics,
+    token: urls.token,
+    faults, // test-only: refuseIngress (the drill's sink-down)
+  });
   stoppers.push(() => stopBrokers(ingress, brokers));
   urls.ingress = ingress.url;
   await writeBrokerState(join(o.stateDir, 'broker.json'), {
@@ -381,10 +388,11 @@ async function assemble(
     activator,
     knative: set,
     status: async () => statusRows(activator.status(), await triggerCounts(metrics, set)),
-    restartSources: async () => {
+    restartSources: async (downMs = 0) => {
       // as Knative rolls the adapter's Deployment: the old adapter is gone before the new one
       // lists, so whatever changes in between is never sent
       await running.sources.stop();
+      if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
       running.sources = await startSources();
       await running.sources.ready;
     },

@@ -4,6 +4,7 @@ import { Broker } from './broker.js';
 import type { BrokerOptions } from './broker.js';
 import { MemoryDeadLetterStore } from './dlq.js';
 import { BrokerFaults } from './faults.js';
+import { startIngress } from './ingress.js';
 import type { Trigger } from './trigger.js';
 
 const ev = (id: string): ReturnType<typeof buildEvent> =>
@@ -102,7 +103,8 @@ describe('BrokerFaults', () => {
     expect(faults.plan()).toEqual([0]);
     faults.set({ random: randoms() }); // a spec with nothing switched on draws nothing either
     expect(faults.plan()).toEqual([0]);
-    expect(faults.counts()).toEqual({ duplicated: 0, delayed: 0, reordered: 0 });
+    expect(faults.counts()).toEqual({ duplicated: 0, delayed: 0, reordered: 0, refused: 0 });
+    expect(faults.refusesIngress()).toBe(false);
   });
 
   it('plans duplicates, delays and reorder holds from the random numbers, and counts them', () => {
@@ -116,12 +118,12 @@ describe('BrokerFaults', () => {
       random: randoms(0.1, 0.2, 0.3, 0.5, 0.7, 0.9),
     });
     expect(faults.plan()).toEqual([35, 9]);
-    expect(faults.counts()).toEqual({ duplicated: 1, delayed: 1, reordered: 2 });
+    expect(faults.counts()).toEqual({ duplicated: 1, delayed: 1, reordered: 2, refused: 0 });
     faults.set({ duplicateShare: 0.5, random: randoms(0.5) }); // not below the share: one copy
     expect(faults.plan()).toEqual([0]);
     faults.set(undefined);
     expect(faults.plan()).toEqual([0]);
-    expect(faults.counts()).toEqual({ duplicated: 1, delayed: 1, reordered: 2 });
+    expect(faults.counts()).toEqual({ duplicated: 1, delayed: 1, reordered: 2, refused: 0 });
   });
 
   it.each([
@@ -134,6 +136,42 @@ describe('BrokerFaults', () => {
     expect(() => faults.set(spec)).toThrow(RangeError);
     expect(() => faults.set(spec)).toThrow(message);
     expect(faults.spec).toEqual({ duplicateShare: 0.25 });
+  });
+});
+
+describe('refuseIngress (the sink is down)', () => {
+  it('refuses every event while set, counts them, draws no randomness and plans no hold', () => {
+    const faults = new BrokerFaults({ refuseIngress: true, random: randoms() });
+    expect([faults.refusesIngress(), faults.refusesIngress()]).toEqual([true, true]);
+    expect(faults.plan()).toEqual([0]);
+    faults.set(undefined);
+    expect(faults.refusesIngress()).toBe(false);
+    expect(faults.counts()).toEqual({ duplicated: 0, delayed: 0, reordered: 0, refused: 2 });
+  });
+
+  it('the ingress answers 503 and queues nothing while it is set, 202 again after', async () => {
+    const s = setup([trigger('fn')]);
+    const ingress = await startIngress({ brokers: [s.broker], faults: s.faults });
+    const post = (id: string): Promise<Response> =>
+      fetch(`${ingress.url}/`, {
+        method: 'POST',
+        headers: { 'ce-specversion': '1.0', 'ce-id': id, 'ce-source': '/s', 'ce-type': 't' },
+        body: '',
+      });
+    try {
+      s.faults.set({ refuseIngress: true });
+      const refused = await post('while-down');
+      expect(refused.status).toBe(503);
+      expect(await refused.text()).toMatch(/refusing events/);
+      expect((await fetch(`${ingress.url}/healthz`)).status).toBe(200);
+      s.faults.set(undefined);
+      expect((await post('after')).status).toBe(202);
+      await s.time.run(s.broker);
+      expect(s.requests.map((r) => r.id)).toEqual(['after']);
+      expect(s.faults.counts().refused).toBe(1);
+    } finally {
+      await ingress.close();
+    }
   });
 });
 
@@ -153,7 +191,7 @@ describe('Broker with fault injection', () => {
       'http://b/ e3 @0',
     ]);
     expect(s.time.sleeps).toEqual([]);
-    expect(s.faults.counts()).toEqual({ duplicated: 0, delayed: 0, reordered: 0 });
+    expect(s.faults.counts()).toEqual({ duplicated: 0, delayed: 0, reordered: 0, refused: 0 });
   });
 
   it('duplicates: the same event (same id) is delivered twice to the trigger', async () => {
@@ -200,7 +238,7 @@ describe('Broker with fault injection', () => {
     release();
     await s.broker.idle();
     expect(s.requests.map((r) => r.id)).toEqual(['prompt', 'held']);
-    expect(s.faults.counts()).toEqual({ duplicated: 0, delayed: 1, reordered: 0 });
+    expect(s.faults.counts()).toEqual({ duplicated: 0, delayed: 1, reordered: 0, refused: 0 });
   });
 
   it('reorder: a later event overtakes an earlier one held longer (the hold takes no delivery slot)', async () => {
@@ -211,7 +249,7 @@ describe('Broker with fault injection', () => {
     await s.time.run(s.broker);
     expect(s.requests.map((r) => `${r.id} @${r.at}`)).toEqual(['second @0', 'first @90']);
     expect(s.time.sleeps).toEqual([90]);
-    expect(s.faults.counts()).toEqual({ duplicated: 0, delayed: 0, reordered: 2 });
+    expect(s.faults.counts()).toEqual({ duplicated: 0, delayed: 0, reordered: 2, refused: 0 });
   });
 
   it('one BrokerFaults serves several brokers', async () => {

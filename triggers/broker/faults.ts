@@ -10,6 +10,11 @@
  * a fixed order per delivery, and only for the faults that are switched on: the duplicate coin
  * (duplicateShare > 0), then for each copy the delay coin (delayShare > 0), the delay
  * (delayMs > 0, when the coin hit) and the reorder hold (reorderWindowMs > 0).
+ *
+ * `refuseIngress` is the sink itself going down: the broker ingress (./ingress.ts) answers 503 to
+ * every event POSTed to it while it is set, so the senders' retries fail and their events are
+ * dropped (the ApiServerSource adapter, the PingSources) or handed back (a function's emit), as
+ * when Knative's broker ingress is unavailable. Deliveries already accepted are not affected.
  */
 
 export interface BrokerFaultSpec {
@@ -20,6 +25,8 @@ export interface BrokerFaultSpec {
   delayMs?: number;
   /** Reorder: every delivery is held a random 0..reorderWindowMs, so later events overtake earlier ones. */
   reorderWindowMs?: number;
+  /** The ingress refuses every event with 503 (the sink is down). Draws no randomness. */
+  refuseIngress?: boolean;
   /** [0, 1) (default Math.random). */
   random?: () => number;
 }
@@ -31,6 +38,8 @@ export interface BrokerFaultCounts {
   delayed: number;
   /** Copies held back by the reorder window. */
   reordered: number;
+  /** Events the ingress refused (refuseIngress). */
+  refused: number;
 }
 
 /** The problems of a spec (none: empty). */
@@ -58,7 +67,12 @@ const positive = (v: number | undefined): v is number => v !== undefined && v > 
 /** The switchable fault injector shared by the brokers of a runtime. */
 export class BrokerFaults {
   private current: BrokerFaultSpec | undefined;
-  private readonly tally: BrokerFaultCounts = { duplicated: 0, delayed: 0, reordered: 0 };
+  private readonly tally: BrokerFaultCounts = {
+    duplicated: 0,
+    delayed: 0,
+    reordered: 0,
+    refused: 0,
+  };
 
   constructor(spec?: BrokerFaultSpec) {
     this.set(spec);
@@ -80,6 +94,13 @@ export class BrokerFaults {
   /** What was injected since the start (not reset by `set`). */
   counts(): BrokerFaultCounts {
     return { ...this.tally };
+  }
+
+  /** For one event POSTed to the ingress: whether to refuse it (counted when refused). */
+  refusesIngress(): boolean {
+    if (this.current?.refuseIngress !== true) return false;
+    this.tally.refused++;
+    return true;
   }
 
   /** For one delivery: the hold in ms before each copy to send (`[0]` when off). */

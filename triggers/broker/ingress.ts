@@ -8,6 +8,9 @@
  * carry `Authorization: Bearer <token>`, else 401 before anything is read or routed; the token
  * is compared in constant time. Without one (the Cloud Functions event service behind Cloud
  * Run's own authentication, or Knative) anyone who reaches the port may post.
+ *
+ * Test-only: with `faults` whose `refuseIngress` is on, every event POSTed to a broker is answered
+ * 503 before its body is read (the sink is down; off unless a test or the drill sets it).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -16,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { decodeHttpEvent, MalformedEventError } from '../../shared/events/index.js';
 import type { Broker } from './broker.js';
+import type { BrokerFaults } from './faults.js';
 import type { BrokerMetrics } from './metrics.js';
 
 export interface IngressOptions {
@@ -27,6 +31,8 @@ export interface IngressOptions {
   maxBodyBytes?: number;
   /** The bearer token every request but `GET /healthz` must carry; undefined or '': none needed. */
   token?: string;
+  /** Test-only fault switch: while `refuseIngress` is set, every event is answered 503. */
+  faults?: Pick<BrokerFaults, 'refusesIngress'>;
 }
 
 /** A fresh random ingress token (48 hex characters, like the API server's). */
@@ -131,6 +137,10 @@ export function ingressHandler(options: IngressOptions): (req: IncomingMessage, 
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
       return reply(res, 405, 'only POST is accepted');
+    }
+    if (options.faults?.refusesIngress()) {
+      req.resume();
+      return reply(res, 503, 'the broker ingress is refusing events (test fault: refuseIngress)');
     }
     return accept(options, broker, req, res);
   };
