@@ -49,14 +49,13 @@ function seed(
     deleting?: boolean;
     allocatable?: string;
     taints?: { key: string; value?: string }[];
-    backup?: boolean;
   } = {},
 ): KubeObject {
   return {
     apiVersion: 'core.gardener.cloud/v1beta1',
     kind: 'Seed',
     metadata: { name, ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
-    spec: { ...(o.taints ? { taints: o.taints } : {}), ...(o.backup ? { backup: { provider: 'p' } } : {}) },
+    spec: o.taints ? { taints: o.taints } : {},
     status: o.allocatable ? { allocatable: { shoots: o.allocatable } } : {},
   };
 }
@@ -236,8 +235,8 @@ describe('prepareShootBinding (binding strategy and ShootValidator)', () => {
     ).toMatchObject({ seedName: 't' });
   });
 
-  it('a move to another seed changes nothing else and needs a backup on both seeds', () => {
-    const backed = [seed('a', { backup: true }), seed('b', { backup: true }), seed('c')];
+  it('a move to another seed changes nothing else', () => {
+    const backed = [seed('a'), seed('b')];
     const prev = shoot('s', { seedName: 'a' });
     expect(prepareShootBinding(prev, shoot('s', { seedName: 'b' }), lookup(backed)).spec).toMatchObject({
       seedName: 'b',
@@ -249,9 +248,6 @@ describe('prepareShootBinding (binding strategy and ShootValidator)', () => {
         's',
         'only spec.seedName can be changed using the binding subresource when the shoot is being rescheduled to a new seed',
       ),
-    );
-    expect(failure(() => prepareShootBinding(prev, shoot('s', { seedName: 'c' }), lookup(backed)))).toEqual(
-      FORBIDDEN('s', 'cannot change seed name because backup is not configured for seed "c"'),
     );
   });
 });

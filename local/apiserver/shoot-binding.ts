@@ -15,7 +15,7 @@
  *   - both: a set seedName cannot be removed;
  *   - binding: the same seed again is refused ("update of binding rejected, shoot is already
  *     assigned to the same seed", a plain error: 500 with no reason); a move to another seed may
- *     change nothing else, and needs `spec.backup` on both seeds; a new seed must exist, must
+ *     change nothing else; a new seed must exist, must
  *     not be being deleted, must have a free slot (`status.allocatable.shoots` against the shoots
  *     counted as gardener's CalculateSeedUsage counts them) and its taints must be tolerated.
  * - pkg/api/core/validation/shoot.go: `seed name must not be empty when providing the key`; no
@@ -25,7 +25,8 @@
  * plugin's checks (upstream checks the seed and asks the authorizer whether the user may update
  * `shoots/binding`); the seed is not required to exist for a main-resource update (upstream's
  * admission fails with an internal error first when it does not); the cloud profile's seed
- * selector, access restrictions, zones and the internal-domain rule of a move are not checked;
+ * selector, access restrictions and zones, and a move's rules on backups and the internal domain
+ * (both seeds need `spec.backup` and the same internal domain), are not checked;
  * "Requested changes" lists the changed top-level spec fields, not go-test/deep's diff.
  */
 import { forbidden, invalid, StatusError, type StatusReason } from './errors.js';
@@ -188,8 +189,8 @@ function checkSchedulingConstraints(shoot: KubeObject, seedName: string, seeds: 
   return seed;
 }
 
-/** A move to another seed: only seedName changes, and both seeds have a backup. */
-function checkReschedule(prev: KubeObject, next: KubeObject, seeds: SeedLookup): void {
+/** A move to another seed: only seedName changes. */
+function checkReschedule(prev: KubeObject, next: KubeObject): void {
   const name = prev.metadata.name ?? '';
   const others = specFieldsChanged(prev, next).filter((k) => k !== 'seedName');
   if (others.length > 0) {
@@ -197,17 +198,6 @@ function checkReschedule(prev: KubeObject, next: KubeObject, seeds: SeedLookup):
       name,
       'only spec.seedName can be changed using the binding subresource when the shoot is being rescheduled to a new seed',
     );
-  }
-  for (const [which, seedName] of [
-    ['old seed', seedNameOf(prev)!],
-    ['seed', seedNameOf(next)!],
-  ] as const) {
-    const seed = seeds.seed(seedName);
-    if (seed && obj(seed.spec).backup === undefined)
-      throw refuse(
-        name,
-        `cannot change seed name because backup is not configured for ${which} "${seedName}"`,
-      );
   }
 }
 
@@ -226,7 +216,7 @@ export function prepareShootBinding(prev: KubeObject, incoming: KubeObject, seed
   validateShoot(prev, next);
   if (before === after)
     throw plainError('update of binding rejected, shoot is already assigned to the same seed');
-  if (before !== undefined) checkReschedule(prev, next, seeds);
+  if (before !== undefined) checkReschedule(prev, next);
   checkSchedulingConstraints(next, after!, seeds);
   const lastOperation = obj(obj(prev.status).lastOperation);
   if (before === undefined && lastOperation.type === 'Create' && lastOperation.state === 'Pending') {

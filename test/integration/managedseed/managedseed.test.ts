@@ -103,6 +103,16 @@ function shoot(namespace: string, name: string, seedName?: string): Shoot {
   };
 }
 
+/** Moves a shoot to another seed as gardener-apiserver allows it: a PUT to shoots/binding. */
+async function bindShoot(namespace: string, name: string, seedName: string): Promise<void> {
+  const current = await client.get<Shoot>(GVK.Shoot, namespace, name);
+  await client.replace(
+    GVK.Shoot,
+    { ...current, spec: { ...current.spec, seedName } },
+    { subresource: 'binding' },
+  );
+}
+
 async function getMs(): Promise<ManagedSeed> {
   return client.get<ManagedSeed>(GVK.ManagedSeed, 'garden', 'ms-1');
 }
@@ -292,11 +302,7 @@ it('a Seed used by a shoot is not deleted until the shoot moves away', async () 
   ]);
 
   // scheduled elsewhere, but still there per status.seedName (migrating): still blocked
-  await client.mergePatch(
-    GVK.Shoot,
-    { namespace: 'garden-p', name: 'app-1' },
-    { spec: { seedName: 'ms-1' } },
-  );
+  await bindShoot('garden-p', 'app-1', 'ms-1');
   await client.patchStatus(
     GVK.Shoot,
     { namespace: 'garden-p', name: 'app-1' },
@@ -357,11 +363,8 @@ it('a Shoot referenced by a ManagedSeed is not deleted; deleting the ManagedSeed
   ]);
 
   // app-1 leaves the Seed: its Shoot event brings the deleting ManagedSeed back, which deletes the Seed
-  await client.mergePatch(
-    GVK.Shoot,
-    { namespace: 'garden-p', name: 'app-1' },
-    { spec: { seedName: 'elsewhere' } },
-  );
+  await client.create(GVK.Seed, { metadata: { name: 'elsewhere' }, spec: seedSpec });
+  await bindShoot('garden-p', 'app-1', 'elsewhere');
   await client.patchStatus(
     GVK.Shoot,
     { namespace: 'garden-p', name: 'app-1' },
