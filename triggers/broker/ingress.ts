@@ -93,6 +93,10 @@ async function accept(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  if (options.faults?.refusesIngress()) {
+    req.resume();
+    return reply(res, 503, 'the broker ingress is refusing events (test fault: refuseIngress)');
+  }
   let body: Buffer;
   try {
     body = await readBody(req, options.maxBodyBytes ?? 10 * 1024 * 1024);
@@ -137,10 +141,6 @@ export function ingressHandler(options: IngressOptions): (req: IncomingMessage, 
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
       return reply(res, 405, 'only POST is accepted');
-    }
-    if (options.faults?.refusesIngress()) {
-      req.resume();
-      return reply(res, 503, 'the broker ingress is refusing events (test fault: refuseIngress)');
     }
     return accept(options, broker, req, res);
   };
