@@ -1,14 +1,16 @@
 /**
  * Serving one registered Functions Framework function as its own process: the entry of every
  * `server.js` bundle (a Knative container, a replica of the embedded activator). It listens on
- * PORT (8080), answers as the Functions Framework does (`getTestServer` is the framework's
- * public way to build its express server for a function registered with `ff.cloudEvent`), stops
- * gracefully on SIGTERM (no new requests, in-flight ones finish, then exit 0) and exits 1 on an
- * uncaught exception, as the framework's own `main` does, so the platform replaces the replica.
+ * PORT (8080) with the server `functions-framework --target` runs (./framework.ts: the
+ * framework's `getServer` with the options of its command line and environment; no 500 with a
+ * stack for a GET; errors as JSON lines), stops gracefully on SIGTERM (no new requests, in-flight
+ * ones finish, connections closed as they turn idle, then exit 0) where the framework's own
+ * `main` exits at once, and exits 1 on an uncaught exception, as the framework's `main` does, so
+ * the platform replaces the replica.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getTestServer } from '@google-cloud/functions-framework/testing';
+import { frameworkServer, jsonLogLine } from './framework.js';
 import { podName } from '../function/pod.js';
 
 export interface ServeOptions {
@@ -16,6 +18,8 @@ export interface ServeOptions {
   name: string;
   port: number;
   host?: string;
+  /** The environment of the framework's options (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface Serving {
@@ -25,16 +29,14 @@ export interface Serving {
   close(graceMs?: number): Promise<void>;
 }
 
-function jsonLine(msg: string, fields: Record<string, unknown> = {}): void {
-  process.stdout.write(
-    `${JSON.stringify({ level: 'info', ts: new Date().toISOString(), logger: 'serve', msg, ...fields })}\n`,
-  );
+function jsonLine(msg: string, fields: Record<string, unknown> = {}, level = 'info'): void {
+  process.stdout.write(`${jsonLogLine(level, msg, fields)}\n`);
 }
 
 /** Builds the framework's server for `name` and listens. */
 export async function serveFunction(o: ServeOptions): Promise<Serving> {
-  const server = getTestServer(o.name);
-  server.setTimeout(0);
+  const server = frameworkServer(o.name, o.env ? { env: o.env } : {});
+  server.setTimeout(0); // as the framework's main: no socket timeout
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host ?? '0.0.0.0', () => resolve());
@@ -74,10 +76,11 @@ export function portFrom(env: Readonly<Record<string, string | undefined>>): num
 export function main(name: string, env: Readonly<Record<string, string | undefined>> = process.env): void {
   const log = jsonLine;
   process.on('uncaughtException', (err) => {
-    log('uncaught exception: exiting so the replica is replaced', { function: name, error: String(err) });
+    const fields = { function: name, error: String(err), stack: err.stack };
+    log('uncaught exception: exiting so the replica is replaced', fields, 'error');
     process.exit(1);
   });
-  serveFunction({ name, port: portFrom(env) }).then(
+  serveFunction({ name, port: portFrom(env), env }).then(
     (serving) => {
       log('serving', { function: name, port: serving.port, pod: podName(env) });
       const stop = (signal: string): void => {
@@ -88,7 +91,7 @@ export function main(name: string, env: Readonly<Record<string, string | undefin
       process.once('SIGINT', () => stop('SIGINT'));
     },
     (err: unknown) => {
-      log('cannot serve', { function: name, error: String(err) });
+      log('cannot serve', { function: name, error: String(err) }, 'error');
       process.exit(1);
     },
   );
