@@ -1,8 +1,9 @@
 /**
- * weeder: the dependency watchdog's weeder (seed 003) as a function. EndpointSlice / Endpoints
- * events of the configured services (a not-ready → ready transition opens a `watchDuration`
- * window and deletes their CrashLoopBackOff dependants), and Pod events (deleted when they
- * crash-loop inside a window), from an ApiServerSource in Resource mode (./weed.ts).
+ * weeder: the dependency watchdog's weeder (seed 003) as a function. EndpointSlice events of the
+ * configured services, from an ApiServerSource in Resource mode (a not-ready → ready transition
+ * opens a `watchDuration` window and deletes their CrashLoopBackOff dependants), and its own
+ * requeues (`dev.landscape.requeue`, target weeder: inside the window the dependants are listed
+ * and weeded again) (./weed.ts). Other kinds (Endpoints, Pods) are ignored.
  * Config: CONFIG_FILE (the seed's weeder YAML) and REDIS_URL (./config.ts).
  */
 import * as ff from '@google-cloud/functions-framework';
@@ -14,9 +15,10 @@ import {
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
+import { EventTypes } from '../../shared/events/index.js';
 import type { RecoveryAction } from '../../shared/watchdog/weeder.js';
 import { FUNCTION_NAME, loadConfig, type WeederConfig } from './config.js';
-import { onEndpoints, onPod, type WeedDeps } from './weed.js';
+import { onEndpointSlice, onSweep, type WeedDeps } from './weed.js';
 
 export { FUNCTION_NAME } from './config.js';
 
@@ -56,12 +58,12 @@ function parse(ce: unknown): { action?: RecoveryAction; kind: string; object: Re
   return { action, kind, object };
 }
 
-type Pod = Parameters<typeof onPod>[2];
-
-function asPod(object: Record<string, unknown>): Pod | undefined {
-  const meta = object.metadata as { name?: unknown; namespace?: unknown } | undefined;
-  const named = typeof meta?.name === 'string' && typeof meta.namespace === 'string';
-  return named && meta.name !== '' && meta.namespace !== '' ? (object as unknown as Pod) : undefined;
+/** A requeue of this function: the namespace and service whose window is swept again. */
+function sweepOf(ce: unknown): { namespace: string; service: string } | undefined {
+  const e = (typeof ce === 'object' && ce !== null ? ce : {}) as Record<string, unknown>;
+  if (eventType(ce) !== EventTypes.requeue || e.target !== FUNCTION_NAME) return undefined;
+  const attr = (k: string): string => (typeof e[k] === 'string' ? e[k] : '');
+  return { namespace: attr('namespace'), service: attr('name') };
 }
 
 /** One event; the number of pods deleted (tests). */
@@ -70,12 +72,11 @@ export async function runWeederEvent(
   ce: unknown,
 ): Promise<number> {
   const r = await instance.ready();
+  const sweep = sweepOf(ce);
+  if (sweep) return onSweep(r.deps, r.config, sweep.namespace, sweep.service);
   const { action, kind, object } = parse(ce);
-  if (!action) return 0;
-  if (kind === 'EndpointSlice' || kind === 'Endpoints')
-    return onEndpoints(r.deps, r.config, action, object, kind);
-  const pod = kind === 'Pod' && action !== 'delete' ? asPod(object) : undefined;
-  return pod && (await onPod(r.deps, r.config, pod)) ? 1 : 0;
+  if (!action || kind !== 'EndpointSlice') return 0;
+  return onEndpointSlice(r.deps, r.config, action, object);
 }
 
 export const instance = createWeederInstance();

@@ -1,29 +1,29 @@
 /**
- * The weeder's I/O around shared/watchdog/weeder.ts: the readiness last seen per EndpointSlice /
- * Endpoints and the open windows per service live in Redis (a window is a key that expires with
- * it); a recovery opens the window and deletes the service's crash-looping dependants now; a Pod
- * event inside a window deletes that pod when it crash-loops. Nothing outside a window is touched.
+ * The weeder's I/O around shared/watchdog/weeder.ts: the readiness last seen per EndpointSlice and
+ * the open windows per service live in Redis (a window is a key that expires with it); a recovery
+ * opens the window, deletes the service's crash-looping dependants now (listing the pods its
+ * podSelectors pick) and requeues itself (shared/requeue: the requeue ticker emits
+ * `dev.landscape.requeue` for `weeder` when due), and each requeue inside the window lists them
+ * again and requeues the next sweep, until the window closes. Nothing outside a window is touched.
  */
 import { GVK } from '../../shared/api/gvk.js';
 import { keyspace, type Redis } from '../../shared/cache/index.js';
+import { requeue } from '../../shared/requeue/index.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { selectorString } from '../../triggers/apiserver-source/selector.js';
 import {
-  decidePodEvent,
   decideReadiness,
-  isEndpointsReady,
   isSliceReady,
+  nextSweepAt,
   podsToWeed,
   serviceOfSlice,
-  type EndpointsLike,
   type EndpointSliceLike,
   type PodLike,
   type RecoveryAction,
   type RememberedReadiness,
-  type WeedWindow,
 } from '../../shared/watchdog/weeder.js';
-import type { WeederConfig } from './config.js';
+import { FUNCTION_NAME, type WeederConfig } from './config.js';
 
 const KEYS = keyspace('weeder');
 /** How long the last seen readiness is kept without a new event. */
@@ -68,20 +68,38 @@ async function sweep(
   return deleted;
 }
 
-type EndpointsKind = 'EndpointSlice' | 'Endpoints';
+/** Where the requeues of a window's sweeps are kept: the service named, in its namespace. */
+const SWEEP_KIND = 'Service';
 
-/** The object's namespace, name, service and readiness; undefined when it is not a configured service's. */
-function endpointsState(
+/** The slice's namespace, name, service and readiness; undefined when it is not a configured service's. */
+function sliceState(
   config: WeederConfig,
-  object: EndpointSliceLike | EndpointsLike,
-  kind: EndpointsKind,
+  object: EndpointSliceLike,
 ): { namespace: string; name: string; service: string; ready: boolean } | undefined {
   const { namespace, name } = object.metadata ?? {};
   if (typeof namespace !== 'string' || typeof name !== 'string' || !namespace || !name) return undefined;
-  const slice = kind === 'EndpointSlice';
-  const service = slice ? serviceOfSlice(object) : name;
+  const service = serviceOfSlice(object);
   if (!service || !config.servicesAndDependantSelectors[service]) return undefined;
-  return { namespace, name, service, ready: slice ? isSliceReady(object) : isEndpointsReady(object) };
+  return { namespace, name, service, ready: isSliceReady(object) };
+}
+
+/** The end of the service's open window (ms), undefined when none is open. */
+async function windowUntil(redis: Redis, namespace: string, service: string): Promise<number | undefined> {
+  const v = await redis.get(KEYS.key('window', namespace, service));
+  return v === null || !Number.isFinite(Number(v)) ? undefined : Number(v);
+}
+
+/** Requeues the window's next sweep when it is still open then (idempotent: the earliest wins). */
+async function scheduleSweep(
+  deps: WeedDeps,
+  config: WeederConfig,
+  redis: Redis,
+  at: { namespace: string; service: string; until: number | undefined },
+): Promise<void> {
+  const due = nextSweepAt(deps.now(), at.until, config.watchDuration);
+  if (due === undefined) return;
+  const ref = { kind: SWEEP_KIND, namespace: at.namespace, name: at.service };
+  await requeue(redis, { target: FUNCTION_NAME, ...ref, at: new Date(due) });
 }
 
 /** Compare-and-set of one key: ARGV expected ('' = absent), next ('' = delete), TTL in seconds. */
@@ -103,7 +121,7 @@ function parseRemembered(text: string | null): RememberedReadiness | undefined {
   }
 }
 
-function resourceVersion(object: EndpointSliceLike | EndpointsLike): number | undefined {
+function resourceVersion(object: EndpointSliceLike): number | undefined {
   const rv = (object.metadata as { resourceVersion?: unknown } | undefined)?.resourceVersion;
   return typeof rv === 'string' && /^\d{1,15}$/.test(rv) ? Number(rv) : undefined;
 }
@@ -127,56 +145,62 @@ async function rememberReadiness(
   throw new Error(`readiness of ${key}: ${CAS_ATTEMPTS} concurrent updates in a row, retry the event`);
 }
 
-/** An EndpointSlice (or Endpoints) event: remember its readiness; on a recovery open the window and sweep. */
-export async function onEndpoints(
+/**
+ * An EndpointSlice event: remember its readiness; on a recovery open the window, requeue its next
+ * sweep and sweep now.
+ */
+export async function onEndpointSlice(
   deps: WeedDeps,
   config: WeederConfig,
   action: RecoveryAction,
-  object: EndpointSliceLike | EndpointsLike,
-  kind: EndpointsKind,
+  object: EndpointSliceLike,
 ): Promise<number> {
-  const state = endpointsState(config, object, kind);
+  const state = sliceState(config, object);
   if (!state) return 0;
   const { namespace, name, service, ready } = state;
   const redis = await deps.redis();
   const rv = resourceVersion(object);
-  const recovered = await rememberReadiness(redis, KEYS.key('ready', kind, namespace, name), {
+  const recovered = await rememberReadiness(redis, KEYS.key('ready', 'EndpointSlice', namespace, name), {
     action,
     rv,
     ready,
   });
-  const windowKey = KEYS.key('window', namespace, service);
   if (!recovered) {
     // ready inside an open window: the recovery's event delivered again after its sweep failed
     // half-way (the readiness was remembered already), so the sweep is redone
-    if (!ready || action === 'delete' || (await redis.get(windowKey)) === null) return 0;
+    const until = await windowUntil(redis, namespace, service);
+    if (!ready || action === 'delete' || until === undefined) return 0;
+    await scheduleSweep(deps, config, redis, { namespace, service, until });
     return sweep(deps, config, namespace, service);
   }
   const window = config.watchDuration;
-  await redis.set(windowKey, String(deps.now() + window), 'PX', window);
+  const until = deps.now() + window;
+  await redis.set(KEYS.key('window', namespace, service), String(until), 'PX', window);
   deps.log.info('service recovered: weeding its CrashLoopBackOff dependants', {
     namespace,
     service,
     watchDurationMs: window,
   });
+  await scheduleSweep(deps, config, redis, { namespace, service, until });
   return sweep(deps, config, namespace, service);
 }
 
-/** A Pod event: deleted when it crash-loops inside an open window of a service that selects it. */
-export async function onPod(deps: WeedDeps, config: WeederConfig, pod: Pod): Promise<boolean> {
-  const namespace = pod.metadata.namespace;
-  const services = Object.keys(config.servicesAndDependantSelectors);
+/**
+ * A requeued sweep (`dev.landscape.requeue` for `weeder`, naming the service): inside its open
+ * window, the next sweep is requeued first (a sweep that fails is retried by the broker, the next
+ * one is due anyway), then the dependants are listed and the crash-looping ones deleted; after the
+ * window nothing is done.
+ */
+export async function onSweep(
+  deps: WeedDeps,
+  config: WeederConfig,
+  namespace: string,
+  service: string,
+): Promise<number> {
+  if (!namespace || !config.servicesAndDependantSelectors[service]) return 0;
   const redis = await deps.redis();
-  const untils =
-    services.length > 0 ? await redis.mget(services.map((s) => KEYS.key('window', namespace, s))) : [];
-  const windows: WeedWindow[] = services.flatMap((service, i) =>
-    untils[i] ? [{ namespace, service, until: Number(untils[i]) }] : [],
-  );
-  const decision = decidePodEvent(
-    pod,
-    windows,
-    (s) => config.servicesAndDependantSelectors[s]?.podSelectors,
-    deps.now(),
-  );
-  return decision.delete ? deletePod(deps, pod, decision.services.join(',')) : false;
+  const until = await windowUntil(redis, namespace, service);
+  if (until === undefined || until <= deps.now()) return 0;
+  await scheduleSweep(deps, config, redis, { namespace, service, until });
+  return sweep(deps, config, namespace, service);
 }

@@ -1,17 +1,15 @@
 import {
-  decidePodEvent,
   decideReadiness,
   decideRecovery,
   isCrashLooping,
-  isEndpointsReady,
   isSliceReady,
-  openWindows,
+  nextSweepAt,
   podsToWeed,
+  resweepInterval,
   serviceOfSlice,
   type PodLike,
   type RecoveryAction,
   type RememberedReadiness,
-  type WeedWindow,
 } from './weeder.js';
 
 const slice = (...ready: Array<boolean | null | undefined>): Parameters<typeof isSliceReady>[0] => ({
@@ -29,16 +27,6 @@ describe('readiness', () => {
     [[], false],
   ])('EndpointSlice with ready %j → %s', (ready, want) => {
     expect(isSliceReady(slice(...ready))).toBe(want);
-  });
-
-  it.each([
-    [[{ addresses: [1] }], true],
-    [[{ addresses: [1], notReadyAddresses: [2] }], false],
-    [[{ addresses: [] }], false],
-    [[], false],
-    [[{ addresses: [1] }, { notReadyAddresses: [1] }], false],
-  ])('Endpoints subsets %j → %s', (subsets, want) => {
-    expect(isEndpointsReady({ subsets })).toBe(want);
   });
 
   it('names the service of a slice by its label', () => {
@@ -165,45 +153,22 @@ describe('crash-looping pods', () => {
   });
 });
 
-describe('windows and Pod events', () => {
-  const windows: WeedWindow[] = [
-    { namespace: 'ns', service: 'kube-apiserver', until: 2_000 },
-    { namespace: 'ns', service: 'etcd-main-client', until: 500 },
-    { namespace: 'other', service: 'kube-apiserver', until: 5_000 },
-  ];
-  const selectors = (svc: string): Array<{ matchLabels: Record<string, string> }> | undefined =>
-    svc === 'kube-apiserver'
-      ? [{ matchLabels: { role: 'kcm' } }]
-      : svc === 'etcd-main-client'
-        ? [{ matchLabels: { role: 'api' } }]
-        : undefined;
-
-  it('keeps the windows open at the time', () => {
-    expect(openWindows(windows, 1_000).map((w) => `${w.namespace}/${w.service}`)).toEqual([
-      'ns/kube-apiserver',
-      'other/kube-apiserver',
-    ]);
+describe('sweeping an open window again (listing, no Pod events)', () => {
+  it.each([
+    [5 * 60_000, 30_000],
+    [60_000, 6_000],
+    [6_000, 1_000],
+    [500, 1_000],
+  ])('watchDuration %i ms → every %i ms', (watch, want) => {
+    expect(resweepInterval(watch)).toBe(want);
   });
 
-  it.each([
-    [
-      'crash-looping, selected, inside the window',
-      pod('a', { role: 'kcm' }, 'CrashLoopBackOff'),
-      1_000,
-      true,
-      ['kube-apiserver'],
-    ],
-    [
-      'crash-looping, selected, after the window',
-      pod('a', { role: 'kcm' }, 'CrashLoopBackOff'),
-      2_000,
-      false,
-      [],
-    ],
-    ['crash-looping, other labels', pod('a', { role: 'x' }, 'CrashLoopBackOff'), 1_000, false, []],
-    ['selected by a closed window only', pod('a', { role: 'api' }, 'CrashLoopBackOff'), 1_000, false, []],
-    ['not crash-looping', pod('a', { role: 'kcm' }), 1_000, false, []],
-  ])('%s → delete %s', (_what, p, now, del, services) => {
-    expect(decidePodEvent(p, windows, selectors, now)).toEqual({ delete: del, services });
+  it.each<[string, number, number | undefined, number | undefined]>([
+    ['open: a tenth of the window later', 1_000, 60_000, 7_000],
+    ['no window', 1_000, undefined, undefined],
+    ['closed', 1_000, 1_000, undefined],
+    ['closes before the next sweep', 1_000, 6_000, undefined],
+  ])('%s', (_what, now, until, want) => {
+    expect(nextSweepAt(now, until, 60_000)).toBe(want);
   });
 });

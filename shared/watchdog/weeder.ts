@@ -1,12 +1,15 @@
 /**
  * The weeder's decisions (specs/dependency-watchdog.md "Weeder"), pure. A service named in
  * `servicesAndDependantSelectors` recovers when its EndpointSlice (label
- * `kubernetes.io/service-name`) or Endpoints becomes ready: on create when ready, on update only
- * on a not-ready → ready transition. Functions get no "old object" with an event, so the previous
+ * `kubernetes.io/service-name`) becomes ready: on create when ready, on update only on a
+ * not-ready → ready transition. Functions get no "old object" with an event, so the previous
  * readiness is state between invocations (Redis): `decideRecovery` takes it as input. A recovery
  * opens (or restarts) a `watchDuration` window in which every pod of the namespace matching one of
  * the service's `podSelectors` that is in CrashLoopBackOff (and not already being deleted) is
- * deleted — at once for pods already crash-looping, and on Pod events for those that start later.
+ * deleted — at once for pods already crash-looping, and by listing again every `resweepInterval`
+ * (a requeue) for those that start later. Upstream (gardener/dependency-watchdog
+ * internal/weeder/weeder.go) watches Endpoints and, for the window, the Pods; here the source sends
+ * EndpointSlices only (Endpoints is deprecated from Kubernetes 1.33) and the pods are listed.
  */
 import { matchesSelector } from '../../triggers/apiserver-source/selector.js';
 import type { LabelSelector } from '../../triggers/apiserver-source/types.js';
@@ -17,11 +20,6 @@ export const CRASH_LOOP_BACK_OFF = 'CrashLoopBackOff';
 export interface EndpointSliceLike {
   metadata?: { name?: string; namespace?: string; labels?: Record<string, string> };
   endpoints?: Array<{ conditions?: { ready?: boolean | null } }> | null;
-}
-
-export interface EndpointsLike {
-  metadata?: { name?: string; namespace?: string };
-  subsets?: Array<{ addresses?: unknown[] | null; notReadyAddresses?: unknown[] | null }> | null;
 }
 
 export interface PodLike {
@@ -37,7 +35,7 @@ export interface PodLike {
   };
 }
 
-/** The service an EndpointSlice belongs to (its label); Endpoints are named after the service. */
+/** The service an EndpointSlice belongs to (its label). */
 export function serviceOfSlice(slice: EndpointSliceLike): string | undefined {
   return slice.metadata?.labels?.[SERVICE_NAME_LABEL];
 }
@@ -46,14 +44,6 @@ export function serviceOfSlice(slice: EndpointSliceLike): string | undefined {
 export function isSliceReady(slice: EndpointSliceLike): boolean {
   const endpoints = slice.endpoints ?? [];
   return endpoints.length > 0 && endpoints.every((e) => e.conditions?.ready === true);
-}
-
-/** Ready: at least one ready address and no not-ready address in any subset. */
-export function isEndpointsReady(endpoints: EndpointsLike): boolean {
-  const subsets = endpoints.subsets ?? [];
-  const ready = subsets.reduce((n, s) => n + (s.addresses?.length ?? 0), 0);
-  const notReady = subsets.reduce((n, s) => n + (s.notReadyAddresses?.length ?? 0), 0);
-  return ready > 0 && notReady === 0;
 }
 
 export const RECOVERY_ACTIONS = ['add', 'update', 'delete', 'resync'] as const;
@@ -77,7 +67,7 @@ export function decideRecovery(
   return false;
 }
 
-/** The readiness remembered per EndpointSlice / Endpoints (Redis, between invocations). */
+/** The readiness remembered per EndpointSlice (Redis, between invocations). */
 export interface RememberedReadiness {
   /** resourceVersion of the object the readiness was read from (undefined: not a number). */
   rv?: number;
@@ -147,29 +137,25 @@ export function podsToWeed<P extends PodLike>(pods: readonly P[], selectors: rea
   );
 }
 
-/** A window: until when (ms since epoch) pods of `service`'s selectors are weeded in `namespace`. */
-export interface WeedWindow {
-  namespace: string;
-  service: string;
-  until: number;
+/** Bounds of the time between two sweeps of an open window. */
+export const RESWEEP_MIN_MS = 1_000;
+export const RESWEEP_MAX_MS = 30_000;
+
+/** How often an open window lists its dependants again: a tenth of it, within 1 s … 30 s. */
+export function resweepInterval(watchDurationMs: number): number {
+  return Math.min(RESWEEP_MAX_MS, Math.max(RESWEEP_MIN_MS, Math.round(watchDurationMs / 10)));
 }
 
-/** The windows open at `now`. */
-export function openWindows(windows: readonly WeedWindow[], now: number): WeedWindow[] {
-  return windows.filter((w) => w.until > now);
-}
-
-/** Whether a Pod event should delete the pod: crash-looping and selected by a service with an open window. */
-export function decidePodEvent(
-  pod: PodLike,
-  windows: readonly WeedWindow[],
-  selectorsOf: (service: string) => readonly LabelSelector[] | undefined,
+/**
+ * When to list the dependants of a window again (the requeue's due time), or undefined when the
+ * window is closed or closes before then. `until`: the window's end (undefined: no window).
+ */
+export function nextSweepAt(
   now: number,
-): { delete: boolean; services: string[] } {
-  if (!isCrashLooping(pod)) return { delete: false, services: [] };
-  const services = openWindows(windows, now)
-    .filter((w) => w.namespace === pod.metadata?.namespace)
-    .map((w) => w.service)
-    .filter((svc) => (selectorsOf(svc) ?? []).some((s) => matchesSelector(s, pod.metadata?.labels)));
-  return { delete: services.length > 0, services };
+  until: number | undefined,
+  watchDurationMs: number,
+): number | undefined {
+  if (until === undefined || until <= now) return undefined;
+  const next = now + resweepInterval(watchDurationMs);
+  return next < until ? next : undefined;
 }

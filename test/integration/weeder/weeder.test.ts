@@ -1,8 +1,10 @@
 /**
  * The weeder function's handler against the embedded API server and a private redis-server:
- * an EndpointSlice turning ready opens the window and deletes the service's CrashLoopBackOff
- * dependants; Pod events inside the window delete pods that start crash-looping; pods with other
- * labels, in other namespaces or after the window are not touched; Endpoints work the same way.
+ * an EndpointSlice turning ready opens the window, deletes the service's CrashLoopBackOff
+ * dependants and requeues the next sweep; each requeue inside the window lists the dependants
+ * again and deletes those that started crash-looping; pods with other labels, in other namespaces
+ * or after the window are not touched; Endpoints and Pod events are ignored (the source sends
+ * EndpointSlices only).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,8 @@ import {
   type KubeClient,
 } from '../../../shared/kube/index.js';
 import { createWeederInstance, runWeederEvent } from '../../../functions/weeder/handler.js';
+import { Redis } from 'ioredis';
+import { pending } from '../../../shared/requeue/index.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 
 const CONFIG = `watchDuration: 1500ms
@@ -112,7 +116,25 @@ const event = (action: string, data: Record<string, unknown>): Record<string, un
   data,
 });
 
-it('deletes crash-looping dependants when the service recovers, and those that crash-loop inside the window', async () => {
+/** The requeue ticker's event for a sweep of `service`'s window in `namespace`. */
+const requeued = (namespace: string, service: string): Record<string, unknown> => ({
+  type: 'dev.landscape.requeue',
+  target: 'weeder',
+  kind: 'Service',
+  namespace,
+  name: service,
+});
+
+async function queued(): Promise<string[]> {
+  const r = new Redis(redis.url);
+  try {
+    return (await pending(r, 'weeder')).map((i) => `${i.namespace}/${i.name}`);
+  } finally {
+    r.disconnect();
+  }
+}
+
+it('deletes crash-looping dependants when the service recovers, and those that crash-loop inside the window (a requeued sweep)', async () => {
   await pod('shoot--a', 'kcm-1', { role: 'controller-manager' }, 'CrashLoopBackOff');
   await pod('shoot--a', 'kcm-ok', { role: 'controller-manager' });
   await pod('shoot--a', 'other-1', { role: 'other' }, 'CrashLoopBackOff');
@@ -128,16 +150,27 @@ it('deletes crash-looping dependants when the service recovers, and those that c
   // ready → ready is no recovery
   expect(await runWeederEvent(instance, event('update', slice('shoot--a', true)))).toBe(0);
 
+  // the recovery requeued its next sweep (1 s: a tenth of the window, at least a second)
+  expect(await queued()).toContain('shoot--a/kube-apiserver');
   const later = await pod('shoot--a', 'kcm-2', { role: 'controller-manager' }, 'CrashLoopBackOff');
-  expect(await runWeederEvent(instance, event('update', later))).toBe(1);
+  // a Pod event does nothing (no Pod events on Knative: the source sends EndpointSlices only) ...
+  expect(await runWeederEvent(instance, event('update', later))).toBe(0);
+  expect(await exists('shoot--a', 'kcm-2')).toBe(true);
+  // ... the requeued sweep lists it
+  expect(await runWeederEvent(instance, requeued('shoot--a', 'kube-apiserver'))).toBe(1);
   expect(await exists('shoot--a', 'kcm-2')).toBe(false);
-  const foreign = await pod('shoot--b', 'kcm-b2', { role: 'controller-manager' }, 'CrashLoopBackOff');
-  expect(await runWeederEvent(instance, event('update', foreign))).toBe(0);
+  await pod('shoot--b', 'kcm-b2', { role: 'controller-manager' }, 'CrashLoopBackOff');
+  expect(await runWeederEvent(instance, requeued('shoot--b', 'kube-apiserver'))).toBe(0);
   expect(await exists('shoot--b', 'kcm-b2')).toBe(true);
+  // a requeue of another function, or of a service not configured, does nothing
+  expect(await runWeederEvent(instance, { ...requeued('shoot--a', 'kube-apiserver'), target: 'other' })).toBe(
+    0,
+  );
+  expect(await runWeederEvent(instance, requeued('shoot--a', 'unknown'))).toBe(0);
 
   await new Promise((r) => setTimeout(r, 1600));
-  const afterWindow = await pod('shoot--a', 'kcm-3', { role: 'controller-manager' }, 'CrashLoopBackOff');
-  expect(await runWeederEvent(instance, event('update', afterWindow))).toBe(0);
+  await pod('shoot--a', 'kcm-3', { role: 'controller-manager' }, 'CrashLoopBackOff');
+  expect(await runWeederEvent(instance, requeued('shoot--a', 'kube-apiserver'))).toBe(0);
   expect(await exists('shoot--a', 'kcm-3')).toBe(true);
 }, 30_000);
 
@@ -195,7 +228,7 @@ it('a recovery is seen whatever order its events arrive in (resourceVersions), a
   expect(await exists('shoot--d', 'kcm-d3')).toBe(false);
 }, 30_000);
 
-it('treats core Endpoints named after the service the same way', async () => {
+it('ignores core Endpoints (the source sends EndpointSlices only)', async () => {
   await pod('shoot--b', 'api-1', { role: 'apiserver' }, 'CrashLoopBackOff');
   const endpoints = (ready: boolean): Record<string, unknown> => ({
     apiVersion: 'v1',
@@ -204,8 +237,8 @@ it('treats core Endpoints named after the service the same way', async () => {
     subsets: [ready ? { addresses: [{ ip: '10.0.0.2' }] } : { notReadyAddresses: [{ ip: '10.0.0.2' }] }],
   });
   expect(await runWeederEvent(instance, event('add', endpoints(false)))).toBe(0);
-  expect(await runWeederEvent(instance, event('update', endpoints(true)))).toBe(1);
-  expect(await exists('shoot--b', 'api-1')).toBe(false);
+  expect(await runWeederEvent(instance, event('update', endpoints(true)))).toBe(0);
+  expect(await exists('shoot--b', 'api-1')).toBe(true);
 });
 
 it('ignores services it is not configured for', async () => {
