@@ -61,7 +61,7 @@ export interface Landscape {
   api?: ApiServer;
   runtime?: Runtime;
   /** The delays of the running fixture controller; undefined when it does not run. */
-  fixtures?: Required<FixtureOptions>;
+  fixtures?: FixtureDelays;
   control: ControlFile;
   stop(): Promise<void>;
 }
@@ -152,7 +152,9 @@ async function startApi(opts: LandscapeOptions): Promise<ApiServer> {
   });
 }
 
-function fixtureDelays(o: FixtureOptions): Required<FixtureOptions> {
+type FixtureDelays = Required<Pick<FixtureOptions, 'shootDelayMs' | 'seedDelayMs'>>;
+
+function fixtureDelays(o: FixtureOptions): FixtureDelays {
   return {
     shootDelayMs: o.shootDelayMs ?? DEFAULT_SHOOT_DELAY_MS,
     seedDelayMs: o.seedDelayMs ?? DEFAULT_SEED_DELAY_MS,
@@ -166,6 +168,7 @@ function fixtureDelays(o: FixtureOptions): Required<FixtureOptions> {
 function startFixtures(o: FixtureOptions, kubeconfigPath: string): FixtureController {
   return startFixtureController({
     ...fixtureDelays(o),
+    ...(o.seedResources ? { seedResources: o.seedResources } : {}),
     kubeConfig: kubeConfigFromFile(kubeconfigPath),
     logger: createLogger({ name: 'landscape.fixtures' }),
   });

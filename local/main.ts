@@ -3,7 +3,8 @@
  * kubeconfigs, prints how to reach them, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseDuration } from '../shared/cache/index.js';
 import { fixtureOptions, fixtureSettings, type FixtureCliOptions } from './fixtures/index.js';
 import { startLandscape, type Landscape, type LandscapeOptions } from './landscape.js';
@@ -66,7 +67,12 @@ interface CliOptions extends FixtureCliOptions {
 function runtimeOptions(program: Command): Command {
   return program
     .option('--no-functions', 'run the API server alone (no functions, broker or sources)')
-    .option('--knative-dir <dir>', 'folder of Knative manifests (repeatable; default knative)', collect, [])
+    .option(
+      '--knative-dir <dir>',
+      'folder of Knative manifests (repeatable; default: the folders of knative/ but knative/optional/)',
+      collect,
+      [],
+    )
     .option(
       '--functions-dir <dir>',
       'folder of function folders (repeatable; default functions)',
@@ -152,9 +158,20 @@ function landscapeOptions(o: CliOptions, clusters: string[]): LandscapeOptions {
   };
 }
 
+/** Opt-in manifests (functions that would fight a real component, e.g. seed-status vs gardenlet). */
+const OPTIONAL_KNATIVE = 'optional';
+
+/** Every family folder of knative/ but the opt-in one (`--knative-dir knative/optional` adds it). */
+function defaultKnativeDirs(root = 'knative'): string[] {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name !== OPTIONAL_KNATIVE)
+    .map((e) => join(root, e.name))
+    .sort();
+}
+
 function runtimeSettings(o: CliOptions): NonNullable<LandscapeOptions['runtime']> {
   return {
-    knativeDirs: (o.knativeDir.length > 0 ? o.knativeDir : ['knative']).map((d) => resolve(d)),
+    knativeDirs: (o.knativeDir.length > 0 ? o.knativeDir : defaultKnativeDirs()).map((d) => resolve(d)),
     functionsDirs: (o.functionsDir.length > 0 ? o.functionsDir : ['functions']).map((d) => resolve(d)),
     configDir: resolve(o.configDir),
     ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
