@@ -4,6 +4,13 @@
  * availableReplicas, updatedReplicas, observedGeneration, conditions). Pods are made only when
  * asked (`createPods`): Running and Ready, owned by their workload, named as their controllers
  * name them.
+ *
+ * An object annotated `landscape.dev/simulate: "false"` is left alone: no status write, no
+ * Pods, a pending pass dropped; its status is whatever someone sets with `kubectl patch
+ * --subresource=status` (a test that sets a status by hand marks its object so, or the
+ * simulation would overwrite the status it set). Removing the annotation hands the object back.
+ * kwok selects what it simulates the same way (its Stage selectors match annotations:
+ * kwok pkg/apis/v1alpha1 stage_types.go, StageSelector.MatchAnnotations).
  */
 import { randomBytes } from 'node:crypto';
 import type { Operations } from './operations.js';
@@ -30,6 +37,14 @@ const PODS = '/pods';
 const WRITE = { fieldValidation: 'Ignore' as const, dryRun: false };
 
 type Status = Record<string, unknown>;
+
+/** The annotation that turns the simulation off for one workload (value "false"). */
+export const SIMULATE_ANNOTATION = 'landscape.dev/simulate';
+
+/** Whether the simulation owns the workload's status (not annotated `landscape.dev/simulate: "false"`). */
+export function simulated(obj: KubeObject): boolean {
+  return obj.metadata.annotations?.[SIMULATE_ANNOTATION] !== 'false';
+}
 
 function desired(obj: KubeObject): number {
   const replicas = (obj.spec as { replicas?: number } | undefined)?.replicas;
@@ -91,6 +106,12 @@ export function startWorkloadSimulation(deps: Deps, sim: WorkloadSimulation): ()
     timers.set(key, timer);
   };
   const consider = (resource: string, obj: KubeObject): void => {
+    if (!simulated(obj)) {
+      const key = `${resource}/${obj.metadata.namespace}/${obj.metadata.name}`;
+      clearTimeout(timers.get(key));
+      timers.delete(key);
+      return;
+    }
     if (!settled(obj) && !obj.metadata.deletionTimestamp) schedule(resource, obj);
   };
   const unsubscribe = deps.store.subscribeAll((e: StoreEvent) => {
@@ -115,7 +136,7 @@ function reconcile(
 ): void {
   const def = deps.defOf(resource);
   const obj = deps.store.get(resource, namespace, name);
-  if (!def || !obj || obj.metadata.deletionTimestamp) return;
+  if (!def || !obj || obj.metadata.deletionTimestamp || !simulated(obj)) return;
   try {
     if (sim.createPods) syncPods(deps, def, obj, now);
     deps.ops.update(

@@ -2,7 +2,7 @@
  * kubectl against the more complete API: cascading deletes (`--cascade=background|foreground|orphan`),
  * server-side dry run, field selectors of Events and Pods, and workload simulation under `kubectl scale`.
  */
-import { useLandscape } from './support.js';
+import { scaledSeconds, until, useLandscape } from './support.js';
 
 const landscape = useLandscape();
 
@@ -34,19 +34,14 @@ async function exists(name: string): Promise<boolean> {
   return r.stdout.trim() !== '';
 }
 
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('kubectl delete --cascade', () => {
   it('background (the default) removes the dependent after the owner', async () => {
     const { owner, dependent } = await ownerWithDependent('bg');
     await landscape().kubectlOk(['delete', 'configmap', owner]);
-    await eventually(async () => !(await exists(dependent)));
+    await until(`${dependent} to be gone`, async () => ((await exists(dependent)) ? undefined : true), {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
   });
 
   it('orphan keeps the dependent, without its owner reference', async () => {
@@ -138,8 +133,13 @@ describe('workload simulation', () => {
       'wait',
       'deployment/sim-web',
       '--for=jsonpath={.status.readyReplicas}=4',
-      '--timeout=20s',
+      `--timeout=${scaledSeconds(20_000)}`,
     ]);
-    await l.kubectlOk(['wait', 'deployment/sim-web', '--for=condition=Available', '--timeout=20s']);
+    await l.kubectlOk([
+      'wait',
+      'deployment/sim-web',
+      '--for=condition=Available',
+      `--timeout=${scaledSeconds(20_000)}`,
+    ]);
   });
 });

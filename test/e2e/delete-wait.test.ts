@@ -2,7 +2,7 @@
  * kubectl delete (with finalizers) and wait against `npm start`.
  */
 import { configMap, deployItem, readyCondition } from './manifests.js';
-import { outcome, useLandscape } from './support.js';
+import { outcome, scaledSeconds, useLandscape } from './support.js';
 
 const landscape = useLandscape();
 
@@ -80,7 +80,13 @@ describe('kubectl delete', () => {
     expect(held.metadata.deletionTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(held.metadata.deletionGracePeriodSeconds).toBe(0);
 
-    const waiting = l.kubectlInBackground(['wait', 'cm/fin-cm', '--for=delete', '--timeout=20s', '-v=6']);
+    const waiting = l.kubectlInBackground([
+      'wait',
+      'cm/fin-cm',
+      '--for=delete',
+      `--timeout=${scaledSeconds(20_000)}`,
+      '-v=6',
+    ]);
     try {
       await waiting.waitFor(WATCHING, { stream: 'stderr' });
       const r = await l.kubectl([
@@ -110,7 +116,7 @@ describe('kubectl delete', () => {
       'fin-di.yaml',
       deployItem('fin-di', {}, { finalizers: ['landscaper.gardener.cloud/finalizer'] }),
     );
-    const deleting = l.kubectlInBackground(['delete', 'di', 'fin-di', '--timeout=20s']);
+    const deleting = l.kubectlInBackground(['delete', 'di', 'fin-di', `--timeout=${scaledSeconds(20_000)}`]);
     try {
       await deleting.waitFor(/"fin-di" deleted/);
       await new Promise((r) => setTimeout(r, 500));
@@ -148,7 +154,7 @@ describe('kubectl wait', () => {
       'wait',
       'di/wait-di',
       '--for=condition=Ready',
-      '--timeout=20s',
+      `--timeout=${scaledSeconds(20_000)}`,
       '-v=6',
     ]);
     try {
@@ -211,7 +217,13 @@ describe('kubectl wait', () => {
 
   it('--for=delete returns when the object is deleted', async () => {
     const l = landscape();
-    const waiting = l.kubectlInBackground(['wait', 'di/wait-di', '--for=delete', '--timeout=20s', '-v=6']);
+    const waiting = l.kubectlInBackground([
+      'wait',
+      'di/wait-di',
+      '--for=delete',
+      `--timeout=${scaledSeconds(20_000)}`,
+      '-v=6',
+    ]);
     try {
       await waiting.waitFor(WATCHING, { stream: 'stderr' });
       await l.kubectlOk(['delete', 'di', 'wait-di', '--wait=false']);

@@ -8,7 +8,16 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, startLandscape, type Landscape } from './support.js';
+import {
+  REPO_ROOT,
+  scaled,
+  sleep,
+  startLandscape,
+  startTimeout,
+  stopTimeout,
+  until as poll,
+  type Landscape,
+} from './support.js';
 
 interface Item {
   metadata: { name: string };
@@ -17,7 +26,6 @@ interface Item {
 
 let l: Landscape;
 let configDir: string;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   configDir = mkdtempSync(join(tmpdir(), 'deployers-load-config-'));
@@ -29,22 +37,17 @@ beforeAll(async () => {
   l = await startLandscape(['--config-dir', configDir, '--status-interval', '0', '--no-function-logs'], {
     functions: true,
   });
-}, 120_000);
+}, startTimeout());
 
 afterAll(async () => {
   const stopped = await l?.stop();
   rmSync(configDir, { recursive: true, force: true });
   expect(stopped?.code).toBe(0);
-}, 30_000);
+}, stopTimeout());
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${l.output().slice(-4000)}`);
-    await sleep(500);
-  }
+/** Polls with the scaled limit (base `timeoutMs`) and the landscape's output tail on failure. */
+function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  return poll(what, probe, { timeoutMs, intervalMs: 500, context: () => l.output().slice(-4000) });
 }
 
 interface Step {
@@ -75,69 +78,73 @@ function overlaps(steps: Step[]): string[] {
   return out;
 }
 
-it('takes 300 mock items through three replicas with replica Pods deleted meanwhile: all Succeeded, no item held twice at once', async () => {
-  const docs: string[] = [];
-  for (let i = 0; i < 300; i++) {
-    docs.push(`apiVersion: landscaper.gardener.cloud/v1alpha1
+it(
+  'takes 300 mock items through three replicas with replica Pods deleted meanwhile: all Succeeded, no item held twice at once',
+  async () => {
+    const docs: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      docs.push(`apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: DeployItem
 metadata: {name: load-${i}, namespace: default, labels: {load: "yes"}}
 spec:
   type: landscaper.gardener.cloud/mock
   config: {providerStatus: {i: "${i}"}}
 `);
-  }
-  await l.create('load.yaml', docs.join('---\n'), { timeoutMs: 120_000 });
-  // kill replicas of the mock deployer twice while the items go through
-  for (let round = 0; round < 2; round++) {
-    await sleep(1500);
-    await l.kubectl([
-      'delete',
-      'pods',
-      '-n',
-      'landscape-system',
-      '-l',
-      'serving.knative.dev/service=deployer-mock',
-      '--wait=false',
-    ]);
-  }
-  let last: Item[] = [];
-  try {
-    await until(
-      'all 300 items Succeeded',
-      async () => {
-        last = ((await l.getJson(['deployitems', '-n', 'default', '-l', 'load=yes'])) as { items: Item[] })
-          .items;
-        const done = last.filter(
-          (i) => i.status?.phase === 'Succeeded' && i.status.jobIDFinished === i.status.jobID,
-        );
-        return done.length === 300 ? done.length : undefined;
-      },
-      240_000,
-    );
-  } catch (err) {
-    const stuck = last.filter(
-      (i) => !(i.status?.phase === 'Succeeded' && i.status.jobIDFinished === i.status.jobID),
-    );
-    const dlqDir = join(l.stateDir, 'dlq');
-    const dlq = existsSync(dlqDir)
-      ? readdirSync(dlqDir)
-          .map((f) => readFileSync(join(dlqDir, f), 'utf8'))
-          .join('')
-      : '(none)';
-    throw new Error(
-      `${(err as Error).message}\n${stuck.length} not finished, e.g. ${JSON.stringify(stuck.slice(0, 3).map((i) => ({ name: i.metadata.name, status: i.status })))}\ndead letters: ${dlq.slice(0, 3000)}`,
-      { cause: err },
-    );
-  }
-  const steps = readFileSync(join(l.stateDir, 'logs', 'deployer-mock.log'), 'utf8')
-    .split('\n')
-    .filter((line) => line.includes('"msg":"step"'))
-    .map((line) => JSON.parse(line) as Step)
-    .filter((s) => s.deployItem?.startsWith('default/load-') && s.lockedFrom);
-  // A replica killed with its Pod takes the 'step' lines of its in-flight steps with it (the line is
-  // written after the status write, so the item can be Succeeded without one). At most 2 rounds ×
-  // 3 replicas × containerConcurrency 10 steps are in flight when the Pods go.
-  expect(new Set(steps.map((s) => s.deployItem)).size).toBeGreaterThanOrEqual(300 - 2 * 3 * 10);
-  expect(new Set(steps.map((s) => s.pod)).size).toBeGreaterThan(1);
-  expect(overlaps(steps)).toEqual([]);
-}, 300_000);
+    }
+    await l.create('load.yaml', docs.join('---\n'), { timeoutMs: scaled(120_000) });
+    // kill replicas of the mock deployer twice while the items go through
+    for (let round = 0; round < 2; round++) {
+      await sleep(1500);
+      await l.kubectl([
+        'delete',
+        'pods',
+        '-n',
+        'landscape-system',
+        '-l',
+        'serving.knative.dev/service=deployer-mock',
+        '--wait=false',
+      ]);
+    }
+    let last: Item[] = [];
+    try {
+      await until(
+        'all 300 items Succeeded',
+        async () => {
+          last = ((await l.getJson(['deployitems', '-n', 'default', '-l', 'load=yes'])) as { items: Item[] })
+            .items;
+          const done = last.filter(
+            (i) => i.status?.phase === 'Succeeded' && i.status.jobIDFinished === i.status.jobID,
+          );
+          return done.length === 300 ? done.length : undefined;
+        },
+        240_000,
+      );
+    } catch (err) {
+      const stuck = last.filter(
+        (i) => !(i.status?.phase === 'Succeeded' && i.status.jobIDFinished === i.status.jobID),
+      );
+      const dlqDir = join(l.stateDir, 'dlq');
+      const dlq = existsSync(dlqDir)
+        ? readdirSync(dlqDir)
+            .map((f) => readFileSync(join(dlqDir, f), 'utf8'))
+            .join('')
+        : '(none)';
+      throw new Error(
+        `${(err as Error).message}\n${stuck.length} not finished, e.g. ${JSON.stringify(stuck.slice(0, 3).map((i) => ({ name: i.metadata.name, status: i.status })))}\ndead letters: ${dlq.slice(0, 3000)}`,
+        { cause: err },
+      );
+    }
+    const steps = readFileSync(join(l.stateDir, 'logs', 'deployer-mock.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"msg":"step"'))
+      .map((line) => JSON.parse(line) as Step)
+      .filter((s) => s.deployItem?.startsWith('default/load-') && s.lockedFrom);
+    // A replica killed with its Pod takes the 'step' lines of its in-flight steps with it (the line is
+    // written after the status write, so the item can be Succeeded without one). At most 2 rounds ×
+    // 3 replicas × containerConcurrency 10 steps are in flight when the Pods go.
+    expect(new Set(steps.map((s) => s.deployItem)).size).toBeGreaterThanOrEqual(300 - 2 * 3 * 10);
+    expect(new Set(steps.map((s) => s.pod)).size).toBeGreaterThan(1);
+    expect(overlaps(steps)).toEqual([]);
+  },
+  scaled(300_000),
+);

@@ -10,7 +10,15 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, startLandscape, type Landscape } from './support.js';
+import {
+  REPO_ROOT,
+  startLandscape,
+  startTimeout,
+  stopTimeout,
+  until as poll,
+  useTestTimeout,
+  type Landscape,
+} from './support.js';
 
 interface Item {
   metadata: { name: string; namespace: string; finalizers?: string[] };
@@ -31,8 +39,9 @@ interface Item {
 
 let l: Landscape;
 let configDir: string;
+
+useTestTimeout();
 const shoot = (): { kubeconfig: string } => ({ kubeconfig: l.kubeconfig('shoot-1') });
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   configDir = mkdtempSync(join(tmpdir(), 'deployers-config-'));
@@ -71,26 +80,21 @@ ${readFileSync(l.kubeconfig('shoot-1'), 'utf8')
   .join('\n')}
 `,
   );
-}, 120_000);
+}, startTimeout());
 
 afterAll(async () => {
   const stopped = await l?.stop();
   rmSync(configDir, { recursive: true, force: true });
   expect(stopped?.code).toBe(0);
-}, 30_000);
+}, stopTimeout());
 
 async function item(name: string, namespace = 'default'): Promise<Item> {
   return (await l.getJson(['deployitem', name, '-n', namespace])) as Item;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${l.output().slice(-4000)}`);
-    await sleep(250);
-  }
+/** Polls with the scaled limit (base `timeoutMs`) and the landscape's output tail on failure. */
+function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  return poll(what, probe, { timeoutMs, intervalMs: 250, context: () => l.output().slice(-4000) });
 }
 
 /** The item once its job is finished (jobIDFinished == jobID). */

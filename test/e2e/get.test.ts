@@ -4,7 +4,7 @@
  */
 import { parse } from 'yaml';
 import { configMap, deployItem, deployment, namespace } from './manifests.js';
-import { ok, parseTable, useLandscape } from './support.js';
+import { ok, parseTable, scaledSeconds, useLandscape } from './support.js';
 
 const landscape = useLandscape();
 
@@ -288,7 +288,7 @@ describe('kubectl get prints the server-side columns (Table)', () => {
         'wait',
         'deploy/get-web',
         '--for=jsonpath={.status.readyReplicas}=2',
-        '--timeout=20s',
+        `--timeout=${scaledSeconds(20_000)}`,
       ]),
     );
     const r = await landscape().kubectl(['get', 'deploy', 'get-web']);

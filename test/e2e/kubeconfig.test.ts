@@ -7,12 +7,22 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer } from '../../local/apiserver/index.js';
-import { startLandscape, type Landscape } from './support.js';
+import {
+  scaled,
+  startLandscape,
+  startTimeout,
+  stopTimeout,
+  until,
+  useTestTimeout,
+  type Landscape,
+} from './support.js';
 
 let api: ApiServer;
 let dir: string;
 let kubeconfig: string;
 let l: Landscape;
+
+useTestTimeout();
 
 beforeAll(async () => {
   api = await startApiServer({ clusters: ['main'] });
@@ -37,22 +47,22 @@ beforeAll(async () => {
     ],
     { functions: true },
   );
-}, 120_000);
+}, startTimeout());
 
 afterAll(async () => {
   const stopped = await l?.stop();
   await api?.stop();
   await rm(dir, { recursive: true, force: true });
   expect(stopped?.code).toBe(0);
-}, 30_000);
+}, stopTimeout());
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-it('runs the functions against the given cluster: a kubectl change there is handled by a replica with its Pod there', async () => {
-  const opts = { kubeconfig };
-  await l.create(
-    'cm.yaml',
-    `apiVersion: v1
+it(
+  'runs the functions against the given cluster: a kubectl change there is handled by a replica with its Pod there',
+  async () => {
+    const opts = { kubeconfig };
+    await l.create(
+      'cm.yaml',
+      `apiVersion: v1
 kind: ConfigMap
 metadata:
   name: external
@@ -60,26 +70,30 @@ metadata:
   labels: {e2e.landscape.dev/record: "true"}
 data: {delayMs: "0"}
 `,
-    opts,
-  );
-  let handledBy: string | undefined;
-  for (let i = 0; i < 100 && !handledBy; i++) {
-    const cm = (await l.getJson(['configmap', 'external', '-n', 'default'], opts)) as {
-      metadata: { annotations?: Record<string, string> };
+      opts,
+    );
+    const handledBy = await until(
+      'the recorder to annotate the ConfigMap',
+      async () => {
+        const cm = (await l.getJson(['configmap', 'external', '-n', 'default'], opts)) as {
+          metadata: { annotations?: Record<string, string> };
+        };
+        return cm.metadata.annotations?.['e2e.landscape.dev/handled-by'];
+      },
+      { timeoutMs: 30_000, context: () => l.output().slice(-3000) },
+    );
+    expect(handledBy).toMatch(/^recorder-/);
+    const pods = (await l.getJson(
+      ['pods', '-n', 'landscape-system', '-l', 'serving.knative.dev/service=recorder'],
+      opts,
+    )) as {
+      items: Array<{ metadata: { name: string } }>;
     };
-    handledBy = cm.metadata.annotations?.['e2e.landscape.dev/handled-by'];
-    if (!handledBy) await sleep(200);
-  }
-  expect(handledBy).toMatch(/^recorder-/);
-  const pods = (await l.getJson(
-    ['pods', '-n', 'landscape-system', '-l', 'serving.knative.dev/service=recorder'],
-    opts,
-  )) as {
-    items: Array<{ metadata: { name: string } }>;
-  };
-  expect(pods.items.map((p) => p.metadata.name)).toContain(handledBy);
-  // the landscape names the given cluster, not an embedded one
-  expect(l.output()).toMatch(
-    new RegExp(`main +${api.cluster('main').url.replaceAll('.', '\\.')} +kubeconfig: ${kubeconfig}`),
-  );
-}, 60_000);
+    expect(pods.items.map((p) => p.metadata.name)).toContain(handledBy);
+    // the landscape names the given cluster, not an embedded one
+    expect(l.output()).toMatch(
+      new RegExp(`main +${api.cluster('main').url.replaceAll('.', '\\.')} +kubeconfig: ${kubeconfig}`),
+    );
+  },
+  scaled(60_000),
+);

@@ -40,6 +40,8 @@ export interface DeploymentOptions {
   /** More containers besides "web" (name → image). */
   sidecars?: Record<string, string>;
   env?: Record<string, string>;
+  /** Annotated `landscape.dev/simulate: "false"`: the workload simulation leaves its status alone. */
+  unsimulated?: boolean;
 }
 
 export function deployment(name: string, o: DeploymentOptions): string {
@@ -54,7 +56,10 @@ export function deployment(name: string, o: DeploymentOptions): string {
   return doc({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: meta(name, { labels }),
+    metadata: {
+      ...meta(name, { labels }),
+      ...(o.unsimulated ? { annotations: { 'landscape.dev/simulate': 'false' } } : {}),
+    },
     spec: {
       replicas: o.replicas ?? 1,
       selector: { matchLabels: labels },

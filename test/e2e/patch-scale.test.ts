@@ -154,8 +154,12 @@ describe('kubectl patch --subresource=status', () => {
     expect((await jsonOf(['di', 'status-di'])).status.phase).toBe('Succeeded');
   });
 
-  it('sets the status of a Deployment', async () => {
-    await create('status-web.yaml', deployment('status-web', { image: 'nginx:1.27', replicas: 2 }));
+  it('sets the status of a Deployment (one the workload simulation leaves alone)', async () => {
+    // without the annotation the simulation would set its own status (2/2 ready) over this one
+    await create(
+      'status-web.yaml',
+      deployment('status-web', { image: 'nginx:1.27', replicas: 2, unsimulated: true }),
+    );
     const r = await landscape().kubectl([
       'patch',
       'deploy',

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from './support.js';
+import { REPO_ROOT, scaled } from './support.js';
 
 let dir: string;
 
@@ -37,39 +37,51 @@ function npmStart(
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, err })));
 }
 
-it('says how to get Redis when redis-server is not installed and REDIS_URL is not set', async () => {
-  const r = await npmStart(['--no-default-clusters', '--status-interval', '0'], {
-    PATH: join(dir, 'empty-path'),
-  });
-  expect(r.code).toBe(1);
-  expect(r.err).toContain(
-    'npm start failed: redis-server is not installed and REDIS_URL is not set: install it (Debian: apt-get install redis-server) or set REDIS_URL=redis://host:port',
-  );
-}, 60_000);
+it(
+  'says how to get Redis when redis-server is not installed and REDIS_URL is not set',
+  async () => {
+    const r = await npmStart(['--no-default-clusters', '--status-interval', '0'], {
+      PATH: join(dir, 'empty-path'),
+    });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      'npm start failed: redis-server is not installed and REDIS_URL is not set: install it (Debian: apt-get install redis-server) or set REDIS_URL=redis://host:port',
+    );
+  },
+  scaled(60_000),
+);
 
-it('lists the problems of a broken knative/ folder and starts nothing', async () => {
-  const knative = join(dir, 'knative', 'family');
-  await mkdir(knative, { recursive: true });
-  await writeFile(
-    join(knative, 'trigger.yaml'),
-    'apiVersion: eventing.knative.dev/v1\nkind: Trigger\nmetadata: {name: t, namespace: x}\nspec:\n  broker: default\n  subscriber: {}\n  delivery: {backoffDelay: five seconds}\n',
-  );
-  const r = await npmStart([
-    '--no-default-clusters',
-    '--knative-dir',
-    join(dir, 'knative'),
-    '--status-interval',
-    '0',
-  ]);
-  expect(r.code).toBe(1);
-  expect(r.err).toMatch(/npm start failed: .*family\/trigger\.yaml/s);
-  expect(r.err).toContain('backoffDelay');
-}, 60_000);
+it(
+  'lists the problems of a broken knative/ folder and starts nothing',
+  async () => {
+    const knative = join(dir, 'knative', 'family');
+    await mkdir(knative, { recursive: true });
+    await writeFile(
+      join(knative, 'trigger.yaml'),
+      'apiVersion: eventing.knative.dev/v1\nkind: Trigger\nmetadata: {name: t, namespace: x}\nspec:\n  broker: default\n  subscriber: {}\n  delivery: {backoffDelay: five seconds}\n',
+    );
+    const r = await npmStart([
+      '--no-default-clusters',
+      '--knative-dir',
+      join(dir, 'knative'),
+      '--status-interval',
+      '0',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/npm start failed: .*family\/trigger\.yaml/s);
+    expect(r.err).toContain('backoffDelay');
+  },
+  scaled(60_000),
+);
 
-it('names a --kubeconfig file that does not exist', async () => {
-  const missing = join(dir, 'no-such-kubeconfig');
-  const r = await npmStart(['--kubeconfig', missing]);
-  expect(r.code).toBe(1);
-  expect(r.err).toContain(`npm start failed:`);
-  expect(r.err).toContain(missing);
-}, 60_000);
+it(
+  'names a --kubeconfig file that does not exist',
+  async () => {
+    const missing = join(dir, 'no-such-kubeconfig');
+    const r = await npmStart(['--kubeconfig', missing]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`npm start failed:`);
+    expect(r.err).toContain(missing);
+  },
+  scaled(60_000),
+);

@@ -7,6 +7,9 @@
  * or OpenAPI cache from an earlier run can never hide a bug. One landscape per test file:
  * `const l = useLandscape();` registers beforeAll/afterAll; afterAll stops it with SIGINT
  * (what Ctrl-C sends) and asserts that it exits 0.
+ *
+ * Every limit here and in the e2e tests is a base figure scaled by E2E_TIMEOUT_SCALE (default 3,
+ * test/support/timing.ts); tests wait on conditions (`until`), never on elapsed time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -14,6 +17,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jest } from '@jest/globals';
+import { scaled, sleep } from '../support/timing.js';
+
+export { scaled, scaledSeconds, sleep, until } from '../support/timing.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /**
@@ -23,11 +30,20 @@ export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 const NODE = process.execPath;
 const TSX_ARGS = ['--import', 'tsx'];
-const KUBECTL = process.env.KUBECTL ?? 'kubectl';
-// the first landscape of a run bundles every function (later ones take the bundles from the cache)
+const kubectlBinary = (): string => process.env.KUBECTL ?? 'kubectl';
+/**
+ * Base limits for a quiet machine, scaled by E2E_TIMEOUT_SCALE (test/support/timing.ts) where
+ * they are used. The first landscape of a run bundles every function (later ones take the
+ * bundles from the cache); a stop finishes the functions' in-flight work first.
+ */
 const START_DEADLINE_MS = 90_000;
-const STOP_DEADLINE_MS = 10_000;
-const COMMAND_TIMEOUT_MS = 15_000;
+const STOP_DEADLINE_MS = 15_000;
+const COMMAND_TIMEOUT_MS = 30_000;
+/**
+ * The default limit of an e2e test without one of its own (jest's testTimeout, scaled): above
+ * the 20–30 s base of one `until`, so a failing wait reports what it waited for.
+ */
+export const TEST_TIMEOUT_MS = 60_000;
 
 export interface CommandResult {
   /** The command line, for failure messages. */
@@ -106,8 +122,6 @@ function exited(child: ChildProcess): Promise<Exit> {
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 /** How the child exited, or undefined when it did not within ms (the timer is cleared either way). */
 async function exitWithin(child: ChildProcess, ms: number): Promise<Exit | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -133,7 +147,7 @@ export async function run(
   const io = collect(child);
   child.stdin.on('error', () => undefined);
   child.stdin.end(opts.input ?? '');
-  const timeoutMs = opts.timeoutMs ?? COMMAND_TIMEOUT_MS;
+  const timeoutMs = opts.timeoutMs ?? scaled(COMMAND_TIMEOUT_MS);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   let failure = '';
   const exit = await new Promise<Exit>((resolve) => {
@@ -166,7 +180,8 @@ async function waitForControlFile(
   stateDir: string,
   output: () => string,
 ): Promise<void> {
-  const deadline = Date.now() + START_DEADLINE_MS;
+  const limit = scaled(START_DEADLINE_MS);
+  const deadline = Date.now() + limit;
   let exit: Exit | undefined;
   void exited(child).then((e) => (exit = e));
   while (!existsSync(join(stateDir, 'landscape.json'))) {
@@ -176,9 +191,7 @@ async function waitForControlFile(
       );
     if (Date.now() > deadline) {
       killGroup(child, 'SIGKILL');
-      throw new Error(
-        `the landscape did not write landscape.json within ${START_DEADLINE_MS} ms:\n${output()}`,
-      );
+      throw new Error(`the landscape did not write landscape.json within ${limit} ms:\n${output()}`);
     }
     await sleep(50);
   }
@@ -189,7 +202,7 @@ function background(child: ChildProcess, command: string): Background {
   child.stdin?.end();
   return {
     stdout: io.out,
-    async waitFor(pattern, { timeoutMs = 10_000, stream = 'stdout' } = {}) {
+    async waitFor(pattern, { timeoutMs = scaled(10_000), stream = 'stdout' } = {}) {
       const text = stream === 'stdout' ? io.out : io.err;
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(text())) {
@@ -203,7 +216,7 @@ function background(child: ChildProcess, command: string): Background {
       return text();
     },
     running: () => child.exitCode === null && child.signalCode === null,
-    async exit(timeoutMs = 10_000) {
+    async exit(timeoutMs = scaled(10_000)) {
       const exit = await exitWithin(child, timeoutMs);
       if (!exit)
         throw new Error(`${command}\ndid not exit within ${timeoutMs} ms:\n${io.out()}\n${io.err()}`);
@@ -244,6 +257,7 @@ export async function startLandscape(args: string[] = [], options: StartOptions 
   process.once('exit', safety);
   await waitForControlFile(child, stateDir, output);
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, KUBECONFIG: '' };
+  const KUBECTL = kubectlBinary();
   const kubeconfig = (cluster = 'main'): string =>
     join(stateDir, cluster === 'main' ? 'kubeconfig' : `${cluster}.kubeconfig`);
   const kubectlArgs = (args: string[], opts: KubectlOptions): string[] => [
@@ -286,7 +300,8 @@ export async function startLandscape(args: string[] = [], options: StartOptions 
     stop() {
       stopped ??= (async () => {
         killGroup(child, 'SIGINT');
-        const exit = await exitWithin(child, STOP_DEADLINE_MS);
+        const limit = scaled(STOP_DEADLINE_MS);
+        const exit = await exitWithin(child, limit);
         if (!exit) killGroup(child, 'SIGKILL');
         process.removeListener('exit', safety);
         const result: StopResult = exit
@@ -294,7 +309,7 @@ export async function startLandscape(args: string[] = [], options: StartOptions 
           : {
               code: null,
               signal: null,
-              output: `${output()}\n[did not stop within ${STOP_DEADLINE_MS} ms of SIGINT]`,
+              output: `${output()}\n[did not stop within ${limit} ms of SIGINT]`,
             };
         return result;
       })();
@@ -303,15 +318,31 @@ export async function startLandscape(args: string[] = [], options: StartOptions 
   };
 }
 
+/** The limit of a beforeAll that starts one landscape (scaled). */
+export function startTimeout(): number {
+  return scaled(START_DEADLINE_MS + 5_000);
+}
+
+/** The limit of an afterAll that stops one landscape (scaled). */
+export function stopTimeout(): number {
+  return scaled(STOP_DEADLINE_MS + 5_000);
+}
+
+/** Sets the calling test file's default test limit to the scaled TEST_TIMEOUT_MS (call at its top level). */
+export function useTestTimeout(): void {
+  jest.setTimeout(scaled(TEST_TIMEOUT_MS));
+}
+
 /**
  * One landscape for the calling test file: started in beforeAll, stopped with SIGINT in
  * afterAll, which fails unless it exits 0 ("stops cleanly on Ctrl-C").
  */
 export function useLandscape(args: string[] = [], options: StartOptions = {}): () => Landscape {
   let landscape: Landscape | undefined;
+  useTestTimeout();
   beforeAll(async () => {
     landscape = await startLandscape(args, options);
-  }, START_DEADLINE_MS + 5_000);
+  }, startTimeout());
   afterAll(async () => {
     if (!landscape) return;
     const r = await landscape.stop();
@@ -320,7 +351,7 @@ export function useLandscape(args: string[] = [], options: StartOptions = {}): (
       throw new Error(
         `the landscape did not exit 0 on SIGINT (code ${r.code}, signal ${r.signal}):\n${r.output}`,
       );
-  }, STOP_DEADLINE_MS + 5_000);
+  }, stopTimeout());
   return () => {
     if (!landscape) throw new Error('the landscape is not running (beforeAll failed)');
     return landscape;

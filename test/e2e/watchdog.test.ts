@@ -18,12 +18,24 @@
  *
  * Short settings (a config dir of the test): probeInterval 500ms, initialDelay 1s,
  * kcmNodeMonitorGraceDuration 10s (leases expire after 7.5 s), MCM scale-up initialDelay 2s,
- * watchDuration 6s.
+ * watchDuration 6s (times E2E_TIMEOUT_SCALE: the test must act inside it).
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ok, readJson, REPO_ROOT, startLandscape, type CommandResult, type Landscape } from './support.js';
+import {
+  ok,
+  readJson,
+  REPO_ROOT,
+  scaled as limit,
+  sleep,
+  startLandscape,
+  startTimeout,
+  stopTimeout,
+  until as poll,
+  type CommandResult,
+  type Landscape,
+} from './support.js';
 
 const NS = 'shoot--e2e--watchdog';
 const WEED_NS = 'shoot--e2e--weeder';
@@ -35,7 +47,8 @@ const MCM = 'machine-controller-manager';
 const CA = 'cluster-autoscaler';
 const FORMER: Record<string, number> = { [KCM]: 2, [MCM]: 1, [CA]: 1 };
 const MCM_SCALE_UP_DELAY_MS = 2_000;
-const WATCH_DURATION_MS = 6_000;
+/** The weeder's watchDuration: 6 s on a quiet machine, scaled (a Pod must start crash-looping inside it). */
+const watchDurationMs = (): number => limit(6_000);
 const RENEW_EVERY_MS = 2_000;
 
 const PROBER_CONFIG = `kubeConfigSecretName: dwd-api-server-probe-secret
@@ -60,7 +73,7 @@ dependentResourceInfos:
     scaleDown: {level: 0}
 `;
 
-const WEEDER_CONFIG = `watchDuration: ${WATCH_DURATION_MS}ms
+const weederConfig = (): string => `watchDuration: ${watchDurationMs()}ms
 servicesAndDependantSelectors:
   etcd-main-client:
     podSelectors:
@@ -101,23 +114,19 @@ interface KubeEvent {
 let l: Landscape;
 let configDir: string;
 const shoot = (): { kubeconfig: string } => ({ kubeconfig: l.kubeconfig('shoot-1') });
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(
+/** Polls with the scaled limit (base `timeoutMs`) and the functions' and landscape's output tails on failure. */
+function until<T>(
   what: string,
   probe: () => T | undefined | Promise<T | undefined>,
   timeoutMs = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline)
-      throw new Error(
-        `timed out waiting for ${what}\n--- probe-tick:\n${tail('probe-tick')}\n--- weeder:\n${tail('weeder')}\n--- landscape:\n${l.output().slice(-3000)}`,
-      );
-    await sleep(250);
-  }
+  return poll(what, probe, {
+    timeoutMs,
+    intervalMs: 250,
+    context: () =>
+      `--- probe-tick:\n${tail('probe-tick')}\n--- weeder:\n${tail('weeder')}\n--- landscape:\n${l.output().slice(-3000)}`,
+  });
 }
 
 /** The JSON lines of `<state>/logs/<fn>.log` so far. */
@@ -167,7 +176,7 @@ function applyLeases(names: readonly string[], renewTime: string): Promise<Comma
   return l.kubectl(['apply', '--server-side', '--field-manager=kubelet', '-f', '-'], {
     ...shoot(),
     input: leaseList(names, renewTime),
-    timeoutMs: 5_000,
+    timeoutMs: limit(5_000),
   });
 }
 
@@ -346,7 +355,7 @@ beforeAll(async () => {
   configDir = mkdtempSync(join(tmpdir(), 'watchdog-config-'));
   cpSync(join(REPO_ROOT, 'config'), configDir, { recursive: true });
   writeFileSync(join(configDir, 'probe-tick.yaml'), PROBER_CONFIG);
-  writeFileSync(join(configDir, 'weeder.yaml'), WEEDER_CONFIG);
+  writeFileSync(join(configDir, 'weeder.yaml'), weederConfig());
   l = await startLandscape(
     [
       '--config-dir',
@@ -367,7 +376,7 @@ beforeAll(async () => {
   ok(await applyLeases(['node-a', 'node-b'], microTime(Date.now() - 3_600_000)));
   ok(await applyLeases(['node-c'], microTime(Date.now())));
   renewer = renewLeases();
-}, 120_000);
+}, startTimeout());
 
 afterAll(async () => {
   renewing = false;
@@ -376,145 +385,165 @@ afterAll(async () => {
   rmSync(configDir, { recursive: true, force: true });
   if (stopped?.code === 0) rmSync(l.stateDir, { recursive: true, force: true });
   expect(stopped?.code).toBe(0);
-}, 30_000);
+}, stopTimeout());
 
-it('the shoot API server stopped: the probe fails with ERR_PROBE_API_SERVER and nothing is scaled, though 2 of 3 leases are expired', async () => {
-  await l.cli(['stop-cluster', 'shoot-1']).then((r) => expect(r.stdout).toContain('stopped'));
-  try {
-    await l.create('cluster.json', cluster());
-    const failures = (): LogLine[] =>
-      logLines('probe-tick').filter(
-        (x) => x.namespace === NS && x.msg.startsWith('Code: ERR_PROBE_API_SERVER'),
+it(
+  'the shoot API server stopped: the probe fails with ERR_PROBE_API_SERVER and nothing is scaled, though 2 of 3 leases are expired',
+  async () => {
+    await l.cli(['stop-cluster', 'shoot-1']).then((r) => expect(r.stdout).toContain('stopped'));
+    try {
+      await l.create('cluster.json', cluster());
+      const failures = (): LogLine[] =>
+        logLines('probe-tick').filter(
+          (x) => x.namespace === NS && x.msg.startsWith('Code: ERR_PROBE_API_SERVER'),
+        );
+      // three failed probes in a row (500ms apart): it keeps failing, and keeps not scaling
+      await until('three failed API-server probes', () => (failures().length >= 3 ? true : undefined));
+      expect(failures()[0].msg).toMatch(
+        /^Code: ERR_PROBE_API_SERVER, Message: Failed to probe API server, Cause: /,
       );
-    // three failed probes in a row (500ms apart): it keeps failing, and keeps not scaling
-    await until('three failed API-server probes', () => (failures().length >= 3 ? true : undefined));
-    expect(failures()[0].msg).toMatch(
-      /^Code: ERR_PROBE_API_SERVER, Message: Failed to probe API server, Cause: /,
-    );
-    expect(logLines('probe-tick').some((x) => x.namespace === NS && x.msg.startsWith('Lease probe'))).toBe(
-      false,
-    );
-    expect(scaled()).toEqual([]);
-    const d = await deployments();
-    for (const name of [KCM, MCM, CA]) {
-      expect(d[name].spec.replicas).toBe(FORMER[name]);
-      expect(d[name].metadata.annotations ?? {}).not.toHaveProperty(REPLICAS);
+      expect(logLines('probe-tick').some((x) => x.namespace === NS && x.msg.startsWith('Lease probe'))).toBe(
+        false,
+      );
+      expect(scaled()).toEqual([]);
+      const d = await deployments();
+      for (const name of [KCM, MCM, CA]) {
+        expect(d[name].spec.replicas).toBe(FORMER[name]);
+        expect(d[name].metadata.annotations ?? {}).not.toHaveProperty(REPLICAS);
+      }
+    } finally {
+      const r = await l.cli(['start-cluster', 'shoot-1']);
+      expect(r.stdout).toContain('running');
     }
-  } finally {
-    const r = await l.cli(['start-cluster', 'shoot-1']);
-    expect(r.stdout).toContain('running');
-  }
-}, 90_000);
+  },
+  limit(90_000),
+);
 
-it('2 of 3 leases expired: MCM and CA (level 0), then KCM (level 1), scaled to 0 with the annotations and Events', async () => {
-  const d = await until('all three scaled to 0', async () => {
-    const now = await deployments();
-    return [KCM, MCM, CA].every((n) => now[n].spec.replicas === 0) ? now : undefined;
-  });
-  for (const name of [KCM, MCM, CA]) {
-    expect(d[name].metadata.annotations).toMatchObject({ [REPLICAS]: String(FORMER[name]), [MELTDOWN]: '' });
-  }
-  const failed = logLines('probe-tick').find(
-    (x) => x.namespace === NS && x.msg.startsWith('Lease probe failed'),
-  );
-  expect(failed).toMatchObject({ expirationThreshold: 0.6, candidateLeases: 3 });
-  expect(failed!.expiredLeasesFraction).toBeGreaterThanOrEqual(2 / 3);
+it(
+  '2 of 3 leases expired: MCM and CA (level 0), then KCM (level 1), scaled to 0 with the annotations and Events',
+  async () => {
+    const d = await until('all three scaled to 0', async () => {
+      const now = await deployments();
+      return [KCM, MCM, CA].every((n) => now[n].spec.replicas === 0) ? now : undefined;
+    });
+    for (const name of [KCM, MCM, CA]) {
+      expect(d[name].metadata.annotations).toMatchObject({
+        [REPLICAS]: String(FORMER[name]),
+        [MELTDOWN]: '',
+      });
+    }
+    const failed = logLines('probe-tick').find(
+      (x) => x.namespace === NS && x.msg.startsWith('Lease probe failed'),
+    );
+    expect(failed).toMatchObject({ expirationThreshold: 0.6, candidateLeases: 3 });
+    expect(failed!.expiredLeasesFraction).toBeGreaterThanOrEqual(2 / 3);
 
-  const down = scaled().filter((x) => x.replicas === 0);
-  expect(down).toHaveLength(3);
-  expect(
-    down
-      .map((x) => x.resource)
-      .slice(0, 2)
-      .sort(),
-  ).toEqual([CA, MCM]);
-  expect(down.map((x) => x.resource)[2]).toBe(KCM);
-  const at = (name: string): number => Date.parse(down.find((x) => x.resource === name)!.ts);
-  expect(at(KCM)).toBeGreaterThanOrEqual(Math.max(at(MCM), at(CA)));
+    const down = scaled().filter((x) => x.replicas === 0);
+    expect(down).toHaveLength(3);
+    expect(
+      down
+        .map((x) => x.resource)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual([CA, MCM]);
+    expect(down.map((x) => x.resource)[2]).toBe(KCM);
+    const at = (name: string): number => Date.parse(down.find((x) => x.resource === name)!.ts);
+    expect(at(KCM)).toBeGreaterThanOrEqual(Math.max(at(MCM), at(CA)));
 
-  const scaledDown = await until('three ScaledDown Events', async () => {
-    const e = await events('ScaledDown');
-    return e.length >= 3 ? e : undefined;
-  });
-  expect(scaledDown.map((e) => e.involvedObject.name).sort()).toEqual([CA, KCM, MCM]);
-  expect(scaledDown.find((e) => e.involvedObject.name === KCM)!.message).toContain(
-    `scaled deployment ${KCM} down from 2 to 0 replicas`,
-  );
-}, 90_000);
+    const scaledDown = await until('three ScaledDown Events', async () => {
+      const e = await events('ScaledDown');
+      return e.length >= 3 ? e : undefined;
+    });
+    expect(scaledDown.map((e) => e.involvedObject.name).sort()).toEqual([CA, KCM, MCM]);
+    expect(scaledDown.find((e) => e.involvedObject.name === KCM)!.message).toContain(
+      `scaled deployment ${KCM} down from 2 to 0 replicas`,
+    );
+  },
+  limit(90_000),
+);
 
-it('leases renewed: KCM back to 2, then MCM after its initialDelay, then CA; annotations removed', async () => {
-  for (const node of NODES) alive.add(node);
-  const d = await until('all three scaled back up', async () => {
-    const now = await deployments();
-    return [KCM, MCM, CA].every((n) => now[n].spec.replicas === FORMER[n]) ? now : undefined;
-  });
-  for (const name of [KCM, MCM, CA]) {
-    const annotations = d[name].metadata.annotations ?? {};
-    expect(annotations).not.toHaveProperty(REPLICAS);
-    expect(annotations).not.toHaveProperty(MELTDOWN);
-  }
-  const up = scaled().filter((x) => (x.replicas ?? 0) > 0);
-  expect(up.map((x) => `${x.resource}=${x.replicas}`)).toEqual([`${KCM}=2`, `${MCM}=1`, `${CA}=1`]);
-  const [kcm, mcm, ca] = up.map((x) => Date.parse(x.ts));
-  expect(mcm - kcm).toBeGreaterThanOrEqual(MCM_SCALE_UP_DELAY_MS);
-  expect(ca).toBeGreaterThanOrEqual(mcm);
-  expect(
-    logLines('probe-tick').some((x) => x.namespace === NS && x.msg.startsWith('Lease probe succeeded')),
-  ).toBe(true);
-  const scaledUp = await until('three ScaledUp Events', async () => {
-    const e = await events('ScaledUp');
-    return e.length >= 3 ? e : undefined;
-  });
-  expect(scaledUp.map((e) => e.involvedObject.name).sort()).toEqual([CA, KCM, MCM]);
-}, 90_000);
+it(
+  'leases renewed: KCM back to 2, then MCM after its initialDelay, then CA; annotations removed',
+  async () => {
+    for (const node of NODES) alive.add(node);
+    const d = await until('all three scaled back up', async () => {
+      const now = await deployments();
+      return [KCM, MCM, CA].every((n) => now[n].spec.replicas === FORMER[n]) ? now : undefined;
+    });
+    for (const name of [KCM, MCM, CA]) {
+      const annotations = d[name].metadata.annotations ?? {};
+      expect(annotations).not.toHaveProperty(REPLICAS);
+      expect(annotations).not.toHaveProperty(MELTDOWN);
+    }
+    const up = scaled().filter((x) => (x.replicas ?? 0) > 0);
+    expect(up.map((x) => `${x.resource}=${x.replicas}`)).toEqual([`${KCM}=2`, `${MCM}=1`, `${CA}=1`]);
+    const [kcm, mcm, ca] = up.map((x) => Date.parse(x.ts));
+    expect(mcm - kcm).toBeGreaterThanOrEqual(MCM_SCALE_UP_DELAY_MS);
+    expect(ca).toBeGreaterThanOrEqual(mcm);
+    expect(
+      logLines('probe-tick').some((x) => x.namespace === NS && x.msg.startsWith('Lease probe succeeded')),
+    ).toBe(true);
+    const scaledUp = await until('three ScaledUp Events', async () => {
+      const e = await events('ScaledUp');
+      return e.length >= 3 ? e : undefined;
+    });
+    expect(scaledUp.map((e) => e.involvedObject.name).sort()).toEqual([CA, KCM, MCM]);
+  },
+  limit(90_000),
+);
 
-it('weeder: a recovered kube-apiserver deletes its crash-looping dependants within watchDuration, not others, not later', async () => {
-  // the two EndpointSlices' adds (not ready) are the weeder's first events: both remembered
-  await until('the weeder saw both EndpointSlices', async () =>
-    (await weederDelivered()) >= 2 ? true : undefined,
-  );
-  const kcm = { 'gardener.cloud/role': 'controlplane', role: 'controller-manager' };
-  await l.create(
-    'pods.json',
-    list([
-      weedPod('kcm-crash', kcm),
-      weedPod('kcm-running', kcm),
-      weedPod('kcm-inside', kcm),
-      weedPod('kcm-late', kcm),
-      // etcd-main-client's dependant: kube-apiserver's selector excludes role=apiserver
-      weedPod('api-crash', { 'gardener.cloud/role': 'controlplane', role: 'apiserver' }),
-      weedPod('other-crash', { app: 'other' }),
-    ]),
-  );
-  for (const name of ['kcm-crash', 'api-crash', 'other-crash']) await podStatus(name, true);
-  for (const name of ['kcm-running', 'kcm-inside', 'kcm-late']) await podStatus(name, false);
+it(
+  'weeder: a recovered kube-apiserver deletes its crash-looping dependants within watchDuration, not others, not later',
+  async () => {
+    // the two EndpointSlices' adds (not ready) are the weeder's first events: both remembered
+    await until('the weeder saw both EndpointSlices', async () =>
+      (await weederDelivered()) >= 2 ? true : undefined,
+    );
+    const kcm = { 'gardener.cloud/role': 'controlplane', role: 'controller-manager' };
+    await l.create(
+      'pods.json',
+      list([
+        weedPod('kcm-crash', kcm),
+        weedPod('kcm-running', kcm),
+        weedPod('kcm-inside', kcm),
+        weedPod('kcm-late', kcm),
+        // etcd-main-client's dependant: kube-apiserver's selector excludes role=apiserver
+        weedPod('api-crash', { 'gardener.cloud/role': 'controlplane', role: 'apiserver' }),
+        weedPod('other-crash', { app: 'other' }),
+      ]),
+    );
+    for (const name of ['kcm-crash', 'api-crash', 'other-crash']) await podStatus(name, true);
+    for (const name of ['kcm-running', 'kcm-inside', 'kcm-late']) await podStatus(name, false);
 
-  await sliceReady('kube-apiserver');
-  await gone('kcm-crash');
-  const recovered = logLines('weeder').find(
-    (x) => x.namespace === WEED_NS && x.service === 'kube-apiserver' && x.msg.startsWith('service recovered'),
-  );
-  expect(recovered).toBeDefined();
-  const windowEnd = Date.parse(recovered!.ts) + WATCH_DURATION_MS;
-  // starts crash-looping inside the window: deleted on its Pod event
-  await podStatus('kcm-inside', true);
-  await gone('kcm-inside');
-  for (const name of ['kcm-running', 'api-crash', 'other-crash', 'kcm-late'])
-    expect(await podExists(name)).toBe(true);
+    await sliceReady('kube-apiserver');
+    await gone('kcm-crash');
+    const recovered = logLines('weeder').find(
+      (x) =>
+        x.namespace === WEED_NS && x.service === 'kube-apiserver' && x.msg.startsWith('service recovered'),
+    );
+    expect(recovered).toBeDefined();
+    const windowEnd = Date.parse(recovered!.ts) + watchDurationMs();
+    // starts crash-looping inside the window: deleted on its Pod event
+    await podStatus('kcm-inside', true);
+    await gone('kcm-inside');
+    for (const name of ['kcm-running', 'api-crash', 'other-crash', 'kcm-late'])
+      expect(await podExists(name)).toBe(true);
 
-  await until('the window closed', () => (Date.now() > windowEnd + 500 ? true : undefined), 30_000);
-  await podStatus('kcm-late', true);
-  // etcd-main-client recovers after kcm-late's Pod event: once its dependant is gone, the weeder
-  // has had kcm-late's event too
-  await sliceReady('etcd-main-client');
-  await gone('api-crash');
-  for (const name of ['kcm-late', 'kcm-running', 'other-crash']) expect(await podExists(name)).toBe(true);
-  const deleted = logLines('weeder')
-    .filter((x) => x.msg === 'deleted pod in CrashLoopBackOff')
-    .map((x) => `${x.pod}/${x.service}`);
-  expect(deleted.sort()).toEqual([
-    'api-crash/etcd-main-client',
-    'kcm-crash/kube-apiserver',
-    'kcm-inside/kube-apiserver',
-  ]);
-}, 90_000);
+    await until('the window closed', () => (Date.now() > windowEnd + 500 ? true : undefined), 30_000);
+    await podStatus('kcm-late', true);
+    // etcd-main-client recovers after kcm-late's Pod event: once its dependant is gone, the weeder
+    // has had kcm-late's event too
+    await sliceReady('etcd-main-client');
+    await gone('api-crash');
+    for (const name of ['kcm-late', 'kcm-running', 'other-crash']) expect(await podExists(name)).toBe(true);
+    const deleted = logLines('weeder')
+      .filter((x) => x.msg === 'deleted pod in CrashLoopBackOff')
+      .map((x) => `${x.pod}/${x.service}`);
+    expect(deleted.sort()).toEqual([
+      'api-crash/etcd-main-client',
+      'kcm-crash/kube-apiserver',
+      'kcm-inside/kube-apiserver',
+    ]);
+  },
+  limit(90_000),
+);

@@ -84,6 +84,41 @@ describe('workload simulation (kwok-like)', () => {
     expect(names).toEqual(['db-0', 'db-1']);
   });
 
+  it('leaves a Deployment annotated landscape.dev/simulate: "false" alone, and takes it back when the annotation goes', async () => {
+    const body = deployment('hand', 2);
+    body.metadata!.annotations = { 'landscape.dev/simulate': 'false' };
+    await t.apps.createNamespacedDeployment({ namespace: ns, body });
+    const created = await t.apps.readNamespacedDeployment({ name: 'hand', namespace: ns });
+    const status = { replicas: 2, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 2 };
+    await t.apps.replaceNamespacedDeploymentStatus({
+      name: 'hand',
+      namespace: ns,
+      body: { ...created, status },
+    });
+    // a simulated Deployment created after the status write: the simulation's pass over it runs
+    // after any pass it would have made over 'hand' (same delay, timers fire in order)
+    await t.apps.createNamespacedDeployment({ namespace: ns, body: deployment('marker', 1) });
+    await until('the marker simulated', ready('marker', 1));
+    const hand = await t.apps.readNamespacedDeployment({ name: 'hand', namespace: ns });
+    expect(hand.status).toEqual(status);
+    const pods = await t.core.listNamespacedPod({ namespace: ns, labelSelector: 'app=hand' });
+    expect(pods.items).toEqual([]);
+
+    await t.apps.patchNamespacedDeployment(
+      {
+        name: 'hand',
+        namespace: ns,
+        body: [{ op: 'remove', path: '/metadata/annotations/landscape.dev~1simulate' }],
+      },
+      (await import('@kubernetes/client-node')).setHeaderOptions(
+        'Content-Type',
+        'application/json-patch+json',
+      ),
+    );
+    const back = await until('2 ready replicas once the annotation is gone', ready('hand', 2));
+    expect(back.status).toMatchObject({ replicas: 2, availableReplicas: 2 });
+  });
+
   it('removes a workload’s pods with it (garbage collection)', async () => {
     await t.apps.deleteNamespacedStatefulSet({ name: 'db', namespace: ns });
     await until('no db pods', async () => {
