@@ -88,7 +88,7 @@ function runtimeOptions(program: Command): Command {
     )
     .option(
       '--resync-interval <duration>',
-      'dev.landscape.resync interval of the API-server sources',
+      "the resync PingSources' interval (label landscape.dev/resync; e.g. 10s; default: their embedded schedule)",
       duration,
     )
     .option('--no-function-logs', 'keep function logs in .local/logs only (not on stdout)')

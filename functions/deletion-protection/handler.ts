@@ -4,8 +4,8 @@
  * ./protect.ts). Takes the seed-management source's events (Reference mode): a Seed event looks at
  * the Seed; a Shoot event at the Shoot and at every deleting Seed (the Shoot may have freed it); a
  * ManagedSeed event at the Shoot it names and every protected Shoot of its namespace;
- * `dev.landscape.requeue` for this function at the Seed or Shoot it names; `dev.landscape.resync`
- * at every Seed (kind Seed) or every Shoot (kind Shoot or ManagedSeed).
+ * `dev.landscape.requeue` for this function at the Seed or Shoot it names; a resync (the ping of
+ * the seed-management resync PingSource) at every Seed and every Shoot (metadata-only lists).
  * Config: CONFIG_FILE (YAML) with REDIS_URL, LOG_LEVEL and PROTECT_* overrides (./config.ts).
  */
 import * as ff from '@google-cloud/functions-framework';
@@ -62,10 +62,11 @@ export function createProtectionInstance(
 
 type Ok = { deps: Deps; config: ProtectionConfig };
 
-function resync(r: Ok, kind: string): Promise<ProtectionResult[]> {
-  if (kind === 'Seed' && r.config.seeds) return sweepSeeds(r.deps, r.config);
-  if ((kind === 'Shoot' || kind === 'ManagedSeed') && r.config.shoots) return sweepShoots(r.deps, r.config);
-  return Promise.resolve([]);
+/** A resync (the seed-management resync PingSource): every Seed and every Shoot it protects. */
+async function resync(r: Ok): Promise<ProtectionResult[]> {
+  const seeds = r.config.seeds ? await sweepSeeds(r.deps, r.config) : [];
+  const shoots = r.config.shoots ? await sweepShoots(r.deps, r.config) : [];
+  return [...seeds, ...shoots];
 }
 
 async function onRequeue(r: Ok, kind: string, ref: EventObjectRef): Promise<ProtectionResult[]> {
@@ -115,7 +116,7 @@ export async function runProtectionEvent(
 ): Promise<ProtectionResult[]> {
   const r = await instance.ready();
   return routeObjectEvent(ce, FUNCTION_NAME, r.log, {
-    resync: (kind) => resync(r, kind),
+    resync: () => resync(r),
     requeue: (kind, ref) => onRequeue(r, kind, ref),
     apiServer: (kind, type, ref) => onApiServerEvent(r, kind, type, ref),
   });

@@ -1,13 +1,14 @@
 /**
  * deployitem-trigger: the Landscaper side of the deployer contract (./trigger.ts). Takes the
- * API-server source's DeployItem events (Reference mode) and its `dev.landscape.resync` (then every
- * DeployItem is looked at), and hands out jobs. Switched off by `enabled: false` where a real
+ * API-server source's DeployItem events (Reference mode) and the resync (the ping of the deployers'
+ * resync PingSource: every DeployItem from a full, paged list, decided without a read of its own),
+ * and hands out jobs. Switched off by `enabled: false` where a real
  * Landscaper runs. Config: CONFIG_FILE (YAML) with LOG_LEVEL and DEPLOYITEM_TRIGGER_ENABLED
  * overrides (./config.ts).
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import { deployItemEventHandler, forEachDeployItem } from '../../shared/deployer/runtime/items.js';
+import { deployItemEventHandler, forEachFullDeployItem } from '../../shared/deployer/runtime/items.js';
 import {
   createInstance,
   hostKubeClient,
@@ -15,7 +16,7 @@ import {
   type InstanceOptions,
 } from '../../shared/function/index.js';
 import { FUNCTION_NAME, loadConfig, type TriggerConfig } from './config.js';
-import { triggerJob, type TriggerDeps } from './trigger.js';
+import { triggerJob, triggerListed, type TriggerDeps } from './trigger.js';
 
 export { FUNCTION_NAME } from './config.js';
 
@@ -45,7 +46,7 @@ export function triggerHandler(
   return deployItemEventHandler(
     instance,
     (r, ref) => triggerJob(r.deps, r.config, ref),
-    (r) => forEachDeployItem(r.deps.client, (ref) => triggerJob(r.deps, r.config, ref)),
+    (r) => forEachFullDeployItem(r.deps.client, (item) => triggerListed(r.deps, r.config, item)),
     (r) => r.config.enabled,
   );
 }

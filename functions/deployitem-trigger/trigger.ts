@@ -9,7 +9,7 @@
 import { GVK } from '../../shared/api/gvk.js';
 import { DEFAULT_CONTEXT_NAME, type DeployItem } from '../../shared/api/landscaper.js';
 import { decideJob, type JobTrigger } from '../../shared/deployer/index.js';
-import { isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
+import { isAlreadyExists, isConflict, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import type { TriggerConfig } from './config.js';
 
@@ -56,6 +56,38 @@ export async function triggerJob(
     if (isNotFound(err)) return 'gone';
     throw err;
   }
+  return triggerFor(deps, config, item);
+}
+
+/**
+ * A resync's item, as its (full, paged) list had it: decided and written without a read of its
+ * own. The write is optimistic on the listed resourceVersion; when the item changed since (409)
+ * or went away (404), it is decided again from a fresh read, as an event would.
+ */
+export async function triggerListed(
+  deps: TriggerDeps,
+  config: TriggerConfig,
+  item: DeployItem,
+): Promise<TriggerOutcome> {
+  const ref = refOf(item);
+  try {
+    return await triggerFor(deps, config, item);
+  } catch (err) {
+    if (!isConflict(err) && !isNotFound(err)) throw err;
+    return triggerJob(deps, config, ref);
+  }
+}
+
+function refOf(item: DeployItem): { namespace: string; name: string } {
+  return { namespace: item.metadata?.namespace ?? '', name: item.metadata?.name ?? '' };
+}
+
+async function triggerFor(
+  deps: TriggerDeps,
+  config: TriggerConfig,
+  item: DeployItem,
+): Promise<TriggerOutcome> {
+  const ref = refOf(item);
   const decision = decideJob(item, deps.now(), deps.newId);
   if (!decision) return 'unchanged';
   if (decision.status) {

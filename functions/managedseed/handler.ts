@@ -4,7 +4,8 @@
  * it; a Seed event a pass over the ManagedSeed of the same name; a Shoot event a pass over the
  * ManagedSeeds naming it (and every one being deleted, which may wait for that Shoot to leave its
  * Seed); `dev.landscape.requeue` for this function a pass over the one it names;
- * `dev.landscape.resync` of ManagedSeeds a pass over all of them (./reconcile.ts).
+ * a resync (the ping of the seed-management resync PingSource) a pass over all of them, listed
+ * metadata-only (./reconcile.ts).
  * Config: CONFIG_FILE (YAML) with REDIS_URL, LOG_LEVEL and MANAGED_SEED_* overrides (./config.ts).
  */
 import * as ff from '@google-cloud/functions-framework';
@@ -19,7 +20,7 @@ import {
 } from '../../shared/function/index.js';
 import { createRedisInstance, requeueFor } from '../../shared/function/redis.js';
 import { routeObjectEvent } from '../../shared/function/route.js';
-import { listAll } from '../../shared/kube/io.js';
+import { listAll, listAllMetadata } from '../../shared/kube/io.js';
 import { FUNCTION_NAME, loadConfig, type ManagedSeedConfig } from './config.js';
 import { managedSeedsForShoot } from './pass.js';
 import { reconcileManagedSeed, reconcileMany, type ManagedSeedDeps, type PassOutcome } from './reconcile.js';
@@ -54,12 +55,13 @@ export function createManagedSeedInstance(
 
 type Ok = { deps: Deps; config: ManagedSeedConfig };
 
+/** A resync: a pass over every ManagedSeed (the names from a metadata-only list; each pass reads its own). */
 async function allManagedSeeds(r: Ok): Promise<PassOutcome[]> {
-  const list = await listAll<ManagedSeed>(r.deps.client, GVK.ManagedSeed, r.config.namespace);
+  const list = await listAllMetadata(r.deps.client, GVK.ManagedSeed, r.config.namespace);
   return reconcileMany(
     r.deps,
     r.config,
-    list.map((ms) => ms.metadata?.name ?? '').filter((n) => n !== ''),
+    list.map((ms) => ms.metadata.name ?? '').filter((n) => n !== ''),
   );
 }
 
@@ -96,7 +98,7 @@ export async function runManagedSeedEvent(
 ): Promise<PassOutcome[]> {
   const r = await instance.ready();
   return routeObjectEvent(ce, FUNCTION_NAME, r.log, {
-    resync: (kind) => (kind === 'ManagedSeed' ? allManagedSeeds(r) : Promise.resolve([])),
+    resync: () => allManagedSeeds(r),
     requeue: async (kind, ref) =>
       kind === 'ManagedSeed' ? [await reconcileManagedSeed(r.deps, r.config, ref)] : [],
     apiServer: (kind, type, ref) => onApiServerEvent(r, kind, type, ref),

@@ -1,8 +1,8 @@
 /**
  * managedseedset: gardener-controller-manager's ManagedSeedSet controller as a function. Events of
  * ManagedSeedSets and of their replicas' Shoots, ManagedSeeds and Seeds (the seed-management
- * API-server source, Reference mode), `dev.landscape.requeue` for itself and the source's resync
- * (./route.ts) each lead to one pass per set (./reconcile.ts): one step of
+ * API-server source, Reference mode), `dev.landscape.requeue` for itself and the resync (the ping
+ * of the seed-management resync PingSource; ./route.ts) each lead to one pass per set (./reconcile.ts): one step of
  * shared/seedmanagement/managedseedset.ts (create the next Shoot, its ManagedSeed once the Shoot is
  * reconciled, retry a failed Shoot, delete one deletable replica), the status, Events, a requeue.
  * Config: CONFIG_FILE (YAML) with LOG_LEVEL, REDIS_URL, SYNC_PERIOD and MAX_SHOOT_RETRIES

@@ -2,8 +2,8 @@
  * Which ManagedSeedSets an event is about (upstream's watches with their owner mappings):
  *
  * - `dev.landscape.requeue` for this function: the set it names;
- * - `dev.landscape.resync` of ManagedSeedSets: every set (each is requeued, so each gets its own
- *   invocation);
+ * - a resync (the ping of the seed-management resync PingSource): every set (each is requeued,
+ *   so each gets its own invocation);
  * - API-server events (Reference mode) of a ManagedSeedSet: the set itself; an update only counts
  *   when its generation is not handled yet (its own status writes come back as updates);
  * - of a Shoot or ManagedSeed: the set of its controller owner reference; when the object is gone
@@ -13,6 +13,7 @@
 import { GVK, type GroupVersionKind } from '../../shared/api/gvk.js';
 import { MANAGED_SEED_NAMESPACE, SEEDMANAGEMENT_GROUP } from '../../shared/api/seedmanagement.js';
 import { EventTypes } from '../../shared/events/index.js';
+import { isResyncEvent } from '../../shared/function/event-attrs.js';
 import { eventObjectRef, eventType } from '../../shared/function/index.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import { replicaOrdinal } from '../../shared/seedmanagement/managedseedset-replica.js';
@@ -118,14 +119,13 @@ async function apiServerRoute(client: KubeClient, p: Parsed): Promise<Route> {
 
 /** Where an event leads. */
 export async function routeEvent(client: KubeClient, ce: unknown): Promise<Route> {
+  if (isResyncEvent(ce)) return { kind: 'resync' };
   const p = parse(ce);
   if (p.type === EventTypes.requeue) {
     if (p.target !== FUNCTION_NAME || p.kind !== 'ManagedSeedSet' || !p.name)
       return ignore('requeue for another function or kind');
     return sets({ namespace: p.namespace, name: p.name });
   }
-  if (p.type === EventTypes.resync)
-    return p.kind === 'ManagedSeedSet' ? { kind: 'resync' } : ignore('resync');
   if (!p.type.startsWith('dev.knative.apiserver.')) return ignore(`type ${JSON.stringify(p.type)}`);
   if (!p.name) return ignore('event names no object');
   return apiServerRoute(client, p);

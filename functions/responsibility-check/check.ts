@@ -47,6 +47,15 @@ async function readItem(
     if (isNotFound(err)) return undefined;
     throw err;
   }
+  return itemFromMetadata(client, ref, meta);
+}
+
+/** The item from metadata already read (a get, or a resync's list); the full item only when the annotations are missing. */
+async function itemFromMetadata(
+  client: KubeClient,
+  ref: { namespace: string; name: string },
+  meta: ObjectMeta,
+): Promise<Item | undefined> {
   let keys = responsibilityKeysFromMetadata(meta);
   if (!keys) {
     try {
@@ -74,7 +83,7 @@ async function responsible(
   deps: CheckDeps,
   item: Item,
   deployer: DeployerEntry,
-  targets: Map<string, Promise<Target | 'NotFound'>>,
+  targets: TargetCache,
 ): Promise<boolean> {
   let decision = decideResponsibility({
     keys: item.keys,
@@ -83,8 +92,9 @@ async function responsible(
   });
   if (decision.kind === 'FetchTarget') {
     const name = decision.name;
-    if (!targets.has(name)) targets.set(name, readTarget(deps.client, item.namespace, name));
-    const target = await targets.get(name)!;
+    const key = `${item.namespace}/${name}`;
+    if (!targets.has(key)) targets.set(key, readTarget(deps.client, item.namespace, name));
+    const target = await targets.get(key)!;
     decision = decideResponsibility({
       keys: item.keys,
       deployerType: deployer.type,
@@ -115,9 +125,33 @@ export async function checkItem(
   config: CheckConfig,
   ref: { namespace: string; name: string },
 ): Promise<string[]> {
-  const item = await readItem(deps.client, ref);
+  return decideAndSend(deps, config, await readItem(deps.client, ref), new Map());
+}
+
+/** Targets read during one resync pass, by `namespace/name` (each read once per pass). */
+export type TargetCache = Map<string, Promise<Target | 'NotFound'>>;
+
+/**
+ * Checks one item of a resync's metadata-only list from the listed metadata (no read of its own
+ * unless the annotations are missing); `targets` is shared by the whole pass.
+ */
+export async function checkListedItem(
+  deps: CheckDeps,
+  config: CheckConfig,
+  listed: { namespace: string; name: string; metadata: ObjectMeta },
+  targets: TargetCache,
+): Promise<string[]> {
+  const item = await itemFromMetadata(deps.client, listed, listed.metadata);
+  return decideAndSend(deps, config, item, targets);
+}
+
+async function decideAndSend(
+  deps: CheckDeps,
+  config: CheckConfig,
+  item: Item | undefined,
+  targets: TargetCache,
+): Promise<string[]> {
   if (!item) return [];
-  const targets = new Map<string, Promise<Target | 'NotFound'>>();
   const sent: string[] = [];
   for (const deployer of config.deployers) {
     if (!(await responsible(deps, item, deployer, targets))) continue;

@@ -1,6 +1,7 @@
 /**
  * responsibility-check: for every DeployItem event of the API-server source (Reference mode), and
- * for every DeployItem on `dev.landscape.resync`, decides which configured deployers are
+ * for every DeployItem on a resync (the ping of the deployers' resync PingSource: a metadata-only
+ * list, paged, decided from the listed annotations), decides which configured deployers are
  * responsible (./check.ts) and emits `dev.landscape.deployitem.reconcile` for each to K_SINK.
  * Config: CONFIG_FILE (YAML) with LOG_LEVEL, K_SINK and K_SINK_TOKEN overrides (./config.ts).
  */
@@ -14,7 +15,7 @@ import {
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { checkItem, type CheckDeps } from './check.js';
+import { checkItem, checkListedItem, type CheckDeps, type TargetCache } from './check.js';
 import { FUNCTION_NAME, loadConfig, type CheckConfig } from './config.js';
 
 export { FUNCTION_NAME } from './config.js';
@@ -51,7 +52,17 @@ export function checkHandler(
   return deployItemEventHandler(
     instance,
     (r, ref) => checkItem(r.deps, r.config, ref),
-    (r) => forEachDeployItem(r.deps.client, (ref) => checkItem(r.deps, r.config, ref)),
+    (r) => resyncAll(r.deps, r.config),
+  );
+}
+
+/** One resync pass: every DeployItem from metadata-only pages, each Target read once. */
+export function resyncAll(deps: CheckDeps, config: CheckConfig, concurrency = 8): Promise<number> {
+  const targets: TargetCache = new Map();
+  return forEachDeployItem(
+    deps.client,
+    (_ref, listed) => checkListedItem(deps, config, listed, targets),
+    concurrency,
   );
 }
 

@@ -3,7 +3,9 @@
  * decision") as a function. Shoot events of the garden cluster (`dev.knative.apiserver.ref.*` with
  * kind Shoot, from the seedmanagement ApiServerSource in Reference mode) and its own retries
  * (`dev.landscape.requeue` with target schedule-shoot) bind unscheduled shoots to a seed
- * (./schedule.ts), with the per-seed shoot counts kept incrementally in Redis (./usage.ts).
+ * (./schedule.ts), with the per-seed shoot counts kept incrementally in Redis (./usage.ts). The
+ * resync (the ping of the seed-management resync PingSource) binds every unscheduled shoot it
+ * lists (./resync.ts).
  * Several replicas decide at once: capacity is reserved atomically before binding, and the binding
  * is optimistic. Config: CONFIG_FILE and REDIS_URL (./config.ts).
  */
@@ -19,11 +21,13 @@ import {
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
+import { isResyncEvent } from '../../shared/function/event-attrs.js';
 import { createRedisInstance } from '../../shared/function/redis.js';
 import { podName } from '../../shared/function/pod.js';
 import { FUNCTION_NAME, loadConfig, type ScheduleShootConfig } from './config.js';
 import { reconcileShoot, type ScheduleDeps, type ScheduleOutcome } from './schedule.js';
 import { cachedSeeds } from './inputs.js';
+import { resyncShoots } from './resync.js';
 import { createUsageStore } from './usage.js';
 
 export { FUNCTION_NAME } from './config.js';
@@ -82,6 +86,14 @@ export async function runScheduleShootEvent(
   ce: unknown,
 ): Promise<ScheduleOutcome | undefined> {
   const r = await instance.ready();
+  if (isResyncEvent(ce)) {
+    const pass = await resyncShoots(r.deps, r.config);
+    r.log.info('resync: unscheduled shoots looked at', {
+      listed: pass.listed,
+      unscheduled: pass.outcomes.length,
+    });
+    return undefined;
+  }
   const target = shootEventTarget(ce);
   if (!target) {
     r.log.warn('not a Shoot event for this function; ignored', { type: eventType(ce) });

@@ -2,12 +2,12 @@
  * seed-status: Seed `status.capacity` / `status.allocatable` from gardenlet-style resources
  * (specs/seed-management.md "Seed capacity and allocatable"; ./decide.ts, ./status.ts). Takes the
  * seed-management source's events (Reference mode): a Seed event looks at the Seed; a ManagedSeed
- * event (of the ManagedSeed namespace) at the Seed of its name; `dev.landscape.resync` of Seeds at
- * every Seed. Nothing waits, so nothing is requeued (no Redis).
+ * event (of the ManagedSeed namespace) at the Seed of its name; a resync (the ping of the
+ * seed-management resync PingSource) at every Seed (a full list: the decision needs the Seed's
+ * spec and status). Nothing waits, so nothing is requeued (no Redis).
  * Config: CONFIG_FILE (YAML) with LOG_LEVEL and MANAGED_SEED_NAMESPACE overrides (./config.ts).
  */
 import * as ff from '@google-cloud/functions-framework';
-import { EventTypes } from '../../shared/events/index.js';
 import {
   createInstance,
   eventObjectRef,
@@ -16,7 +16,7 @@ import {
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { eventKind } from '../../shared/function/event-attrs.js';
+import { eventKind, isResyncEvent } from '../../shared/function/event-attrs.js';
 import { FUNCTION_NAME, loadConfig, type SeedStatusConfig } from './config.js';
 import { updateAllSeeds, updateSeedStatus, type SeedStatusDeps, type SeedStatusOutcome } from './status.js';
 
@@ -58,7 +58,7 @@ export async function runSeedStatusEvent(
   const r = await instance.ready();
   const type = eventType(ce);
   const kind = eventKind(ce);
-  if (type === EventTypes.resync) return kind === 'Seed' ? updateAllSeeds(r.deps, r.config) : [];
+  if (isResyncEvent(ce)) return updateAllSeeds(r.deps, r.config);
   const seed = seedOf(r.config, kind, type, ce);
   if (seed === undefined) {
     r.log.debug('not an event for this function; ignored', { type, kind });

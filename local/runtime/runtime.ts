@@ -45,6 +45,7 @@ import { bundleFunction } from '../bundle.js';
 import { writeBrokerState } from '../../triggers/broker/dlq-cli.js';
 import { findBinary, redisNotInstalled, startRedis, type TestRedis } from '../redis.js';
 import { loadKnative, withEmbeddedSchedule, type KnativeSet } from './manifests.js';
+import { withResyncInterval } from './resync-schedule.js';
 import { statusRows, type FunctionRow, type TriggerCounts } from './status.js';
 import { GVK } from '../../shared/api/gvk.js';
 
@@ -246,11 +247,12 @@ interface Urls {
 function pingSpecs(
   set: KnativeSet,
   resolve: (ref: DestinationRef) => string | undefined,
+  resyncIntervalMs: number | undefined,
 ): { specs: PingSourceSpec[]; problems: string[] } {
   const specs: PingSourceSpec[] = [];
   const problems: string[] = [];
   for (const doc of set.pingSources) {
-    const r = toSpec(withEmbeddedSchedule(doc), {
+    const r = toSpec(withResyncInterval(withEmbeddedSchedule(doc), resyncIntervalMs), {
       allowSeconds: true,
       resolveRef: (ref: SinkRef, namespace: string) => resolve({ ...ref, namespace }),
     });
@@ -362,7 +364,7 @@ async function assemble(
     ingressToken: urls.token,
   });
 
-  const ping = pingSpecs(set, resolve);
+  const ping = pingSpecs(set, resolve, o.resyncIntervalMs);
   if (ping.problems.length > 0) throw new RuntimeConfigError(ping.problems);
   const pingSources = startPingSources(ping.specs, { log, fetch }, { allowSeconds: true });
   stoppers.push(() => pingSources.stop());

@@ -19,12 +19,21 @@ export const EVENT_TYPES = [
   'dev.knative.sources.ping',
   'dev.landscape.deployitem.reconcile',
   'dev.landscape.requeue',
-  'dev.landscape.resync',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export function isEventType(value: unknown): value is EventType {
   return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
 }
+
+/**
+ * The resync PingSources (knative/<family>/resync.yaml, namespace landscape-system): their
+ * `dev.knative.sources.ping` events (source `/apis/v1/namespaces/landscape-system/pingsources/<name>`)
+ * mean "list and reconcile what you own" to the functions of the family whose Triggers route them
+ * there. Knative's ApiServerSource sends nothing for what exists or for what it missed, so this
+ * periodic resync is what makes the product level-triggered.
+ */
+export const RESYNC_PING_SOURCES = ['deployers-resync', 'seedmanagement-resync'] as const;
+export type ResyncPingSource = (typeof RESYNC_PING_SOURCES)[number];
 
 /** Named constants for the types above, for readable call sites. */
 export const EventTypes = {
@@ -37,7 +46,6 @@ export const EventTypes = {
   ping: 'dev.knative.sources.ping',
   deployItemReconcile: 'dev.landscape.deployitem.reconcile',
   requeue: 'dev.landscape.requeue',
-  resync: 'dev.landscape.resync',
 } as const satisfies Record<string, EventType>;
 
 /** Extension attributes the product's events carry (DESIGN "Events"). */
@@ -72,7 +80,6 @@ export const EXTENSIONS_BY_TYPE: Readonly<Record<EventType, readonly ExtensionNa
   'dev.knative.sources.ping': [],
   'dev.landscape.deployitem.reconcile': ['deployertype', 'namespace', 'name', 'uid'],
   'dev.landscape.requeue': ['target', 'namespace', 'name', 'kind'],
-  'dev.landscape.resync': ['kind', 'apiversion'],
 };
 
 /** CloudEvents attribute names: lowercase ASCII letters and digits only. */

@@ -183,7 +183,7 @@ describe('eventObjectRef', () => {
       { type: 'x', name: 'c' },
       { namespace: '', name: 'c' },
     ],
-    [{ type: 'dev.landscape.resync', kind: 'DeployItem' }, undefined],
+    [{ type: 'dev.knative.sources.ping', source: '/apis/v1/namespaces/n/pingsources/p' }, undefined],
     [null, undefined],
     ['text', undefined],
   ])('%j → %j', (ce, want) => {

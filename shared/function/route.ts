@@ -1,17 +1,18 @@
 /**
  * The routing the seed-management functions share (managedseed, deletion-protection): an event of
  * the seed-management API-server source (Reference mode), the requeue ticker's
- * `dev.landscape.requeue` and the source's `dev.landscape.resync`, each to its own handling.
+ * `dev.landscape.requeue`, and the resync (the family's resync PingSource, `isResyncEvent`), each
+ * to its own handling.
  */
 import { EventTypes } from '../events/index.js';
 import type { Logger } from '../log/index.js';
-import { eventKind, eventTarget } from './event-attrs.js';
+import { eventKind, eventTarget, isResyncEvent } from './event-attrs.js';
 import { eventObjectRef, eventType, type EventObjectRef } from './index.js';
 
 /** What a function does with each kind of event; each gives the results of what it looked at. */
 export interface ObjectEventRoutes<T> {
-  /** `dev.landscape.resync` of the objects of `kind`. */
-  resync(kind: string): Promise<T[]>;
+  /** A resync: list and reconcile every object the function owns. */
+  resync(): Promise<T[]>;
   /** `dev.landscape.requeue` for this function, of the object `ref`. */
   requeue(kind: string, ref: EventObjectRef): Promise<T[]>;
   /** An API-server event (`dev.knative.apiserver.*`) of the object `ref`. */
@@ -28,9 +29,9 @@ export async function routeObjectEvent<T>(
   log: Logger,
   routes: ObjectEventRoutes<T>,
 ): Promise<T[]> {
+  if (isResyncEvent(ce)) return routes.resync();
   const type = eventType(ce);
   const kind = eventKind(ce);
-  if (type === EventTypes.resync) return routes.resync(kind);
   const ref = eventObjectRef(ce, { kind });
   if (!ref) {
     log.warn('event names no object; ignored', { type, kind });

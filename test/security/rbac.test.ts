@@ -436,8 +436,11 @@ describe('responsibility-check', () => {
         namespace: NS,
         name: 'item',
       });
-      // a resync lists every DeployItem
-      await check({ type: 'dev.landscape.resync' });
+      // a resync (the deployers-resync ping) lists every DeployItem
+      await check({
+        type: 'dev.knative.sources.ping',
+        source: '/apis/v1/namespaces/landscape-system/pingsources/deployers-resync',
+      });
     } finally {
       await instance.close();
     }

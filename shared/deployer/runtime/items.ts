@@ -1,12 +1,15 @@
 /**
  * What the DeployItem-event functions (job trigger, responsibility check) share: visiting every
- * DeployItem page by page with bounded concurrency (a `dev.landscape.resync`), and the handler
- * shape — API-server events name one item, resync means all of them, delete events are nothing
- * to do (the item is gone; a deletion with finalizers arrives as an update).
+ * DeployItem page by page with bounded concurrency (a resync: the ping of the deployers' resync
+ * PingSource), and the handler shape — API-server events name one item, a resync means all of
+ * them, delete events are nothing to do (the item is gone; a deletion with finalizers arrives as
+ * an update).
  */
 import pLimit from 'p-limit';
 import { GVK } from '../../api/gvk.js';
-import { EventTypes } from '../../events/index.js';
+import type { DeployItem } from '../../api/landscaper.js';
+import type { ObjectMeta } from '../../api/meta.js';
+import { isResyncEvent } from '../../function/event-attrs.js';
 import { eventObjectRef, eventType, type FunctionInstance, type Ready } from '../../function/index.js';
 import type { KubeClient } from '../../kube/index.js';
 
@@ -15,12 +18,20 @@ export interface ItemKey {
   name: string;
 }
 
+/** A DeployItem as a metadata-only list has it (PartialObjectMetadata). */
+export interface ListedItem extends ItemKey {
+  metadata: ObjectMeta;
+}
+
 const PAGE = 500;
 
-/** Visits every DeployItem (metadata-only lists); resolves with how many were visited. */
+/**
+ * Visits every DeployItem (metadata-only lists, `PAGE` a page); resolves with how many were
+ * visited. The visitor gets the listed metadata too, so it can decide without a read of its own.
+ */
 export async function forEachDeployItem(
   client: KubeClient,
-  visit: (ref: ItemKey) => Promise<unknown>,
+  visit: (ref: ItemKey, listed: ListedItem) => Promise<unknown>,
   concurrency = 8,
 ): Promise<number> {
   const limit = pLimit(concurrency);
@@ -29,10 +40,32 @@ export async function forEachDeployItem(
   do {
     const page = await client.listMetadata(GVK.DeployItem, undefined, { limit: PAGE, continue: next });
     await Promise.all(
-      page.items.map((m) =>
-        limit(() => visit({ namespace: m.metadata?.namespace ?? '', name: m.metadata?.name ?? '' })),
-      ),
+      page.items.map((m) => {
+        const key = { namespace: m.metadata?.namespace ?? '', name: m.metadata?.name ?? '' };
+        return limit(() => visit(key, { ...key, metadata: m.metadata }));
+      }),
     );
+    count += page.items.length;
+    next = page.metadata?.continue || undefined;
+  } while (next);
+  return count;
+}
+
+/**
+ * Visits every DeployItem as a full list has it (pages of `PAGE`, one page in memory at a time),
+ * for a function that decides from spec or status; resolves with how many were visited.
+ */
+export async function forEachFullDeployItem(
+  client: KubeClient,
+  visit: (item: DeployItem) => Promise<unknown>,
+  concurrency = 8,
+): Promise<number> {
+  const limit = pLimit(concurrency);
+  let next: string | undefined;
+  let count = 0;
+  do {
+    const page = await client.list<DeployItem>(GVK.DeployItem, undefined, { limit: PAGE, continue: next });
+    await Promise.all(page.items.map((item) => limit(() => visit(item))));
     count += page.items.length;
     next = page.metadata?.continue || undefined;
   } while (next);
@@ -51,11 +84,11 @@ export function deployItemEventHandler<C, D>(
   return async (ce: unknown): Promise<void> => {
     const r = await instance.ready();
     if (!enabled(r)) return;
-    const type = eventType(ce);
-    if (type === EventTypes.resync) {
+    if (isResyncEvent(ce)) {
       await all(r);
       return;
     }
+    const type = eventType(ce);
     if (type.endsWith('.delete')) return;
     const ref = eventObjectRef(ce, { namespaced: true });
     if (!ref) {

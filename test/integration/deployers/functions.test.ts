@@ -136,11 +136,11 @@ it('reads the full item only when the annotations are missing, and still decides
   expect(sent.map((e) => `${e.deployertype}/${e.name}`)).toEqual(['mock/no-annotations']);
 });
 
-it('checks every item on resync, and nothing on a delete event', async () => {
+it('checks every item on a resync (the deployers-resync ping), and nothing on a delete event', async () => {
   await check({
-    type: 'dev.landscape.resync',
-    kind: 'DeployItem',
-    apiversion: 'landscaper.gardener.cloud/v1alpha1',
+    type: 'dev.knative.sources.ping',
+    source: '/apis/v1/namespaces/landscape-system/pingsources/deployers-resync',
+    data: { job: 'resync', family: 'deployers' },
   });
   const names = sent.map((e) => e.name);
   expect(names).toContain('no-annotations');

@@ -399,21 +399,20 @@ it('a Shoot no ManagedSeed references loses the finalizer; a resync looks at eve
     metadata: { name: 'ms-2', namespace: 'garden' },
     spec: { shoot: { name: 'shoot-2' }, gardenlet: { config: { seedConfig: { spec: seedSpec } } } },
   });
-  const resync = (kind: Kind): unknown => ({
+  const resync = (): unknown => ({
     specversion: '1.0',
     id: randomUUID(),
-    source: 'https://apiserver',
-    type: 'dev.landscape.resync',
-    kind,
-    apiversion: API_VERSION[kind],
+    source: '/apis/v1/namespaces/landscape-system/pingsources/seedmanagement-resync',
+    type: 'dev.knative.sources.ping',
+    data: { job: 'resync', family: 'seedmanagement' },
   });
-  expect(await runProtectionEvent(protection, resync('Shoot'))).toContainEqual({
+  expect(await runProtectionEvent(protection, resync())).toContainEqual({
     kind: 'Shoot',
     namespace: 'garden',
     name: 'shoot-2',
     op: 'add-finalizer',
   });
-  expect(await runManagedSeedEvent(managed, resync('ManagedSeed'))).toEqual(['waiting-for-shoot']);
+  expect(await runManagedSeedEvent(managed, resync())).toEqual(['waiting-for-shoot']);
   // the ManagedSeed now names another Shoot: shoot-2 is free again
   await client.mergePatch(
     GVK.ManagedSeed,

@@ -163,15 +163,14 @@ it('an invalid config is a Warning Event on the Seed, and nothing is written', a
   ]);
 });
 
-it('a resync looks at every Seed', async () => {
+it('a resync (the seedmanagement-resync ping) looks at every Seed', async () => {
   await client.patchStatus(GVK.Seed, { name: 'plain-b' }, { status: { capacity: { shoots: '7' } } });
   const outcomes = await runSeedStatusEvent(instance, {
     specversion: '1.0',
     id: randomUUID(),
-    source: 'https://apiserver',
-    type: 'dev.landscape.resync',
-    kind: 'Seed',
-    apiversion: 'core.gardener.cloud/v1beta1',
+    source: '/apis/v1/namespaces/landscape-system/pingsources/seedmanagement-resync',
+    type: 'dev.knative.sources.ping',
+    data: { job: 'resync', family: 'seedmanagement' },
   });
   expect(outcomes.sort()).toEqual(['invalid', 'invalid', 'unchanged', 'unchanged', 'write']);
   expect((await seed('plain-b')).status).toMatchObject({ capacity: { shoots: '50' } });

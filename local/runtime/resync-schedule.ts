@@ -1,0 +1,42 @@
+/**
+ * `npm start -- --resync-interval <duration>`: the schedule of the resync PingSources (label
+ * `landscape.dev/resync: "true"`, knative/<family>/resync.yaml) in the embedded landscape, which
+ * runs six-field cron (seconds first, croner) where Knative has one-minute granularity. Pure.
+ *
+ * An interval maps to the cron that fires at that period from the top of its enclosing unit:
+ * under a minute `*\/S * * * * *` (S seconds; an S that does not divide 60 also fires at :00 of
+ * each minute, as cron does), whole minutes `0 *\/M * * * *`, whole hours `0 0 *\/H * * *`, whole
+ * days `0 0 0 *\/D * *`. Anything else is rounded to the nearest whole unit below it.
+ */
+
+/** The label that marks a PingSource as a family's resync. */
+export const RESYNC_LABEL = 'landscape.dev/resync';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** The six-field cron for an interval (≥ 1 s). */
+export function resyncSchedule(intervalMs: number): string {
+  if (!Number.isFinite(intervalMs) || intervalMs < SECOND)
+    throw new RangeError(`resync interval ${intervalMs} ms: at least 1s`);
+  if (intervalMs < MINUTE) return `*/${Math.round(intervalMs / SECOND)} * * * * *`;
+  if (intervalMs < HOUR) return `0 */${Math.floor(intervalMs / MINUTE)} * * * *`;
+  if (intervalMs < DAY) return `0 0 */${Math.floor(intervalMs / HOUR)} * * *`;
+  return `0 0 0 */${Math.min(31, Math.floor(intervalMs / DAY))} * *`;
+}
+
+function isResyncPingSource(doc: Record<string, unknown>): boolean {
+  const meta = doc.metadata as { labels?: Record<string, unknown> } | undefined;
+  return meta?.labels?.[RESYNC_LABEL] === 'true';
+}
+
+/** A resync PingSource with the schedule of the interval (other documents, or no interval: as they are). */
+export function withResyncInterval(
+  doc: Record<string, unknown>,
+  intervalMs: number | undefined,
+): Record<string, unknown> {
+  if (intervalMs === undefined || !isResyncPingSource(doc)) return doc;
+  return { ...doc, spec: { ...(doc.spec as object), schedule: resyncSchedule(intervalMs) } };
+}
