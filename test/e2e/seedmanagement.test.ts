@@ -1,6 +1,6 @@
 /**
  * Seed management end to end under `npm start` (the runtime and seedmanagement families of
- * knative/), driven with kubectl; the fixture controller plays gardenlet (Shoots bound to a seed
+ * knative/, and the opt-in seed-status of knative/optional/), driven with kubectl; the fixture controller plays gardenlet (Shoots bound to a seed
  * are reconciled after 300 ms, Seeds become ready after 300 ms).
  *
  * - Three plain Seeds get status.capacity / status.allocatable from seed-status's config
@@ -384,6 +384,10 @@ beforeAll(async () => {
       'knative/runtime',
       '--knative-dir',
       knativeDir,
+      // seed-status is opt-in (it writes what gardenlet writes on a real garden): the plain seeds
+      // here have no gardenlet config, their capacity comes from seed-status's config
+      '--knative-dir',
+      'knative/optional',
       '--fixture-shoot-delay',
       '300ms',
       '--fixture-seed-delay',
