@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   startApiServer,
@@ -13,6 +13,7 @@ import {
   type WorkloadSimulation,
 } from './apiserver/index.js';
 import { CONTROL_FILE, type ControlFile } from './control.js';
+import { writeFileAtomic } from '../shared/files/atomic.js';
 import { kubeConfigFromFile } from '../shared/kube/index.js';
 import { createLogger } from '../shared/log/index.js';
 import { findBinary, redisNotInstalled } from './redis.js';
@@ -74,7 +75,7 @@ async function writeKubeconfigs(api: ApiServer, stateDir: string): Promise<Contr
   const out: ControlFile['clusters'] = {};
   for (const c of api.clusters()) {
     const path = kubeconfigPath(stateDir, c.name);
-    await writeFile(path, c.kubeconfigYaml(), { mode: 0o600 });
+    await writeFileAtomic(path, c.kubeconfigYaml(), { mode: 0o600 });
     out[c.name] = { url: c.url, kubeconfig: path };
   }
   return out;
@@ -223,6 +224,7 @@ export async function startLandscape(opts: LandscapeOptions): Promise<Landscape>
     await stop();
     throw err;
   }
-  await writeFile(join(opts.stateDir, CONTROL_FILE), JSON.stringify(file, null, 2), { mode: 0o600 });
+  // atomically: `npm run landscape`, the e2e tests and tools read it as soon as it exists
+  await writeFileAtomic(join(opts.stateDir, CONTROL_FILE), JSON.stringify(file, null, 2), { mode: 0o600 });
   return { api, runtime, fixtures: opts.fixtures && fixtureDelays(opts.fixtures), control: file, stop };
 }

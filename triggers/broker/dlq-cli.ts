@@ -1,5 +1,5 @@
 /**
- * `npm run dlq -- list | show <id> | replay <id|--all>`: inspects and replays the broker's dead
+ * `npm run dlq -- list | show <id> | replay <id|--all> | --help`: inspects and replays the broker's dead
  * letters. Options: `--dir` (default `.local/dlq`), `--broker <name>` (one broker's file),
  * `--broker-url <url>` (the ingress to replay into; else `ingressUrl` from `--state-file`,
  * default `.local/broker.json`), `--json`. A replayed letter is removed once the ingress
@@ -8,11 +8,12 @@
  * The ingress token (`Authorization: Bearer`) is `$LANDSCAPE_INGRESS_TOKEN`, else the state
  * file's `ingressToken` when the replay goes to the state file's ingress (never to another URL).
  */
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { emit, eventFromJSON } from '../../shared/events/index.js';
+import { writeFileAtomic } from '../../shared/files/atomic.js';
 import type { FetchLike } from '../../shared/events/index.js';
 import { JsonlDeadLetterStore, storesIn } from './dlq.js';
 import type { DeadLetter, DeadLetterStore } from './dlq.js';
@@ -33,11 +34,9 @@ export interface BrokerState {
   ingressToken?: string;
 }
 
-/** Writes the state file, readable by its owner only (it may hold the ingress token). */
+/** Writes the state file atomically, readable by its owner only (it may hold the ingress token). */
 export async function writeBrokerState(file: string, state: BrokerState): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  await chmod(file, 0o600); // the mode of writeFile only applies to a new file
+  await writeFileAtomic(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
 }
 
 export async function readBrokerState(file: string): Promise<BrokerState | undefined> {
@@ -66,6 +65,27 @@ export interface DlqCliIo {
 const USAGE =
   'usage: dlq list | show <id> | replay <id|--all> [--dir D] [--broker B] [--broker-url URL] [--state-file F] [--json]';
 
+/** `npm run dlq -- --help` (also `-h`, `help`): stdout, exit 0. */
+export const HELP = `${USAGE}
+
+Inspects and replays the dead letters the embedded broker keeps (one JSON line per letter).
+
+Commands:
+  list                 every dead letter, oldest first: ID TIME TRIGGER CODE REASON TYPE
+  show <id>            one dead letter as JSON (event, error extensions, reason, attempts)
+  replay <id>          sends the event to the broker ingress again; removed once it answers 2xx
+  replay --all         replays every dead letter (exit 1 if any replay fails)
+
+Options:
+  --dir D              the dead-letter folder (default ${DEFAULT_DLQ_DIR})
+  --broker B           only the file of broker B (<namespace>.<name>, or <name> in default)
+  --broker-url URL     the ingress to replay into (default: ingressUrl of the state file)
+  --state-file F       the running broker's state file (default ${DEFAULT_STATE_FILE})
+  --json               list as JSON
+  -h, --help           this text
+
+The ingress token is $LANDSCAPE_INGRESS_TOKEN, else the state file's (only for its own ingress).`;
+
 interface Parsed {
   command: DlqCommand;
   id?: string;
@@ -77,11 +97,12 @@ interface Parsed {
   stateFile: string;
 }
 
-function parse(argv: readonly string[]): Parsed {
+function parse(argv: readonly string[]): Parsed | 'help' {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
     options: {
+      help: { type: 'boolean', short: 'h', default: false },
       all: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       dir: { type: 'string', default: DEFAULT_DLQ_DIR },
@@ -91,6 +112,7 @@ function parse(argv: readonly string[]): Parsed {
     },
   });
   const [command, id] = positionals;
+  if (values.help || command === 'help') return 'help';
   if (!isDlqCommand(command)) throw new Error(command ? `unknown command "${command}"` : 'no command');
   return {
     command,
@@ -211,12 +233,16 @@ async function replay(args: Parsed, io: DlqCliIo, stores: DeadLetterStore[]): Pr
 
 /** Runs the CLI; resolves with the exit code. */
 export async function runDlqCli(argv: readonly string[], io: DlqCliIo): Promise<number> {
-  let args: Parsed;
+  let args: Parsed | 'help';
   try {
     args = parse(argv);
   } catch (err) {
-    io.err(`${(err as Error).message}\n${USAGE}`);
+    io.err(`${(err as Error).message}\n${USAGE}\n(npm run dlq -- --help for more)`);
     return 2;
+  }
+  if (args === 'help') {
+    io.out(HELP);
+    return 0;
   }
   const stores = await openStores(args, io);
   if (args.command === 'list') return list(args, io, stores);

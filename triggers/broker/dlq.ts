@@ -1,9 +1,12 @@
 /**
  * Dead letters the broker keeps: the original event, the Knative error extensions it was
  * dead-lettered with, and when and why. In memory, or as JSON lines (`.local/dlq/<broker>.jsonl`).
+ * The file is replaced atomically on every change (shared/files/atomic.ts), so `npm run dlq`
+ * or a test reading it while the broker adds a letter never sees half a line.
  */
-import { appendFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../shared/files/atomic.js';
 import type { KnativeErrorExtension } from '../../shared/events/index.js';
 
 export const DEAD_LETTER_REASONS = ['non-retryable', 'retries-exhausted', 'unresolved-subscriber'] as const;
@@ -79,11 +82,12 @@ export class JsonlDeadLetterStore implements DeadLetterStore {
     }
   }
 
+  private write(letters: DeadLetter[]): Promise<void> {
+    return writeFileAtomic(this.file, letters.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  }
+
   add(letter: DeadLetter): Promise<void> {
-    return this.serial(async () => {
-      await mkdir(dirname(this.file), { recursive: true });
-      await appendFile(this.file, `${JSON.stringify(letter)}\n`);
-    });
+    return this.serial(async () => this.write([...(await this.read()), letter]));
   }
   list(): Promise<DeadLetter[]> {
     return this.serial(() => this.read());
@@ -96,9 +100,7 @@ export class JsonlDeadLetterStore implements DeadLetterStore {
       const letters = await this.read();
       const kept = letters.filter((l) => l.id !== id);
       if (kept.length === letters.length) return false;
-      const tmp = `${this.file}.tmp`;
-      await writeFile(tmp, kept.map((l) => `${JSON.stringify(l)}\n`).join(''));
-      await rename(tmp, this.file);
+      await this.write(kept);
       return true;
     });
   }
