@@ -2,21 +2,34 @@
 # Each Knative Service runs its own with `command: [node, /app/functions/<name>/server.js]`,
 # so the image has no CMD. Build: docker build -t landscape-functions:0.1.0 .
 #
+# Node 24 (LTS, supported until 2028-04-30; Node 20 reached end of life on 2026-04-30). The
+# bundles target node20 (local/bundle.ts), so the same code runs on the Node 20 of local
+# development and on this image. Source maps: every bundle has its server.js.map beside it and
+# NODE_OPTIONS turns them on, so a stack names the TypeScript file and line.
+#
 # Stage 1: install (dev dependencies included: esbuild, tsx) and bundle. `npm run build` writes
 # dist/functions/<name>/server.js — the handler, the Functions Framework and every dependency
 # in one file — so the runtime stage needs no node_modules.
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
+# The event service of a Cloud Functions deployment (scripts/event-service/main.ts, deployed to
+# Cloud Run by `npm run deploy:gcf`): one bundle too; it reads the manifests of knative/.
+RUN npx esbuild scripts/event-service/main.ts --bundle --platform=node --format=esm --target=node20 \
+      --sourcemap --log-level=warning --outfile=dist/events/main.js \
+      "--banner:js=import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);"
 
 # Stage 2: Node and the bundles, nothing else, as a non-root user (65532, "nonroot").
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production
+ENV NODE_OPTIONS=--enable-source-maps
 WORKDIR /app
 COPY --from=build --chown=65532:65532 /src/dist/functions /app/functions
+COPY --from=build --chown=65532:65532 /src/dist/events /app/events
+COPY --from=build --chown=65532:65532 /src/knative /app/knative
 USER 65532:65532
 # PORT is set by Knative (8080 by default); the bundles listen on it.
 EXPOSE 8080

@@ -36,7 +36,15 @@ export function dockerfileProblems(set: PackagingSet): string[] {
   const d = set.dockerfile;
   if (d === undefined) return ['Dockerfile: missing (the image of the Knative Services)'];
   const rules: [RegExp, string][] = [
-    [/^FROM\s+node:20-slim\s+AS\s+\S+/im, 'a build stage FROM node:20-slim AS <name>'],
+    [
+      /^FROM\s+node:2[24]-slim\s+AS\s+\S+/im,
+      'a build stage FROM node:22-slim or node:24-slim AS <name> (a supported LTS)',
+    ],
+    [/^FROM\s+node:2[24]-slim\s*$/im, 'a runtime stage FROM node:22-slim or node:24-slim (a supported LTS)'],
+    [
+      /^ENV\s+NODE_OPTIONS=\S*--enable-source-maps/m,
+      'ENV NODE_OPTIONS=--enable-source-maps (stacks name the TypeScript lines)',
+    ],
     [/^RUN\s+npm ci\b/m, 'RUN npm ci'],
     [/^RUN\s+npm run build\b/m, 'RUN npm run build (writes dist/functions/<name>/server.js)'],
     [/^USER\s+65532(:65532)?\s*$/m, 'USER 65532 (non-root)'],
@@ -167,7 +175,8 @@ function serverlessProblems(set: PackagingSet): string[] {
   const provider = record(root['provider']);
   const out: string[] = [];
   if (provider['name'] !== 'google') out.push(`${file}: provider.name must be google`);
-  if (provider['runtime'] !== 'nodejs20') out.push(`${file}: provider.runtime must be nodejs20`);
+  if (provider['runtime'] !== 'nodejs22' && provider['runtime'] !== 'nodejs24')
+    out.push(`${file}: provider.runtime must be nodejs22 or nodejs24 (a supported LTS)`);
   if (!array(root['plugins']).includes('serverless-google-cloudfunctions'))
     out.push(`${file}: plugins must include serverless-google-cloudfunctions`);
   for (const [key, entry] of Object.entries(record(root['functions'])))

@@ -188,13 +188,14 @@ function objects(): Json[] {
 }
 
 export const DOCKERFILE = [
-  'FROM node:20-slim AS build',
+  'FROM node:24-slim AS build',
   'WORKDIR /src',
   'COPY package.json package-lock.json ./',
   'RUN npm ci',
   'COPY . .',
   'RUN npm run build',
-  'FROM node:20-slim',
+  'FROM node:24-slim',
+  'ENV NODE_OPTIONS=--enable-source-maps',
   'COPY --from=build /src/dist/functions /app/functions',
   'USER 65532:65532',
   '',
@@ -218,7 +219,7 @@ export function fixture(): PackagingSet & { manifests: (ManifestDoc & { object: 
       doc: {
         service: 'landscape-functions',
         plugins: ['serverless-google-cloudfunctions'],
-        provider: { name: 'google', runtime: 'nodejs20' },
+        provider: { name: 'google', runtime: 'nodejs24' },
         functions: { echo: { handler: 'echo', events: [{ http: 'echo' }] } },
         custom: {
           landscape: { schedules: [{ function: 'echo', schedule: '* * * * *', pingSource: 'ls/echo' }] },
