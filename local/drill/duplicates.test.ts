@@ -1,11 +1,15 @@
 import type { AuditRecord } from '../apiserver/audit.js';
+import { readFileSync } from 'node:fs';
 import {
+  createdOnceInDrill,
   createdTwice,
   finalStatusesTwice,
   findDuplicates,
   podsDeletedOutsideWindows,
   shootsBoundTwice,
+  weederWindowMs,
 } from './duplicates.js';
+import { drillWeederConfig } from './work/index.js';
 
 let seq = 0;
 function rec(p: Partial<AuditRecord> & Pick<AuditRecord, 'resource' | 'type'>): AuditRecord {
@@ -271,4 +275,109 @@ it('findDuplicates adds every kind up', () => {
     weederWindowMs: 0,
   });
   expect(found.map((d) => d.kind)).toEqual(['shoot bound twice', 'object created twice']);
+});
+
+describe('planted faults: each check reports what it names, where the drill runs it', () => {
+  const MS = 'managedseeds.seedmanagement.gardener.cloud';
+  const drillOptions = {
+    createdOnce: createdOnceInDrill,
+    weederNamespace: (ns: string): boolean => ns.startsWith('shoot--'),
+    weederWindowMs: weederWindowMs(drillWeederConfig(readFileSync('config/weeder.yaml', 'utf8'))),
+  };
+  const kinds = (records: AuditRecord[]): string[] =>
+    findDuplicates(records, drillOptions).map((d) => `${d.kind}: ${d.detail}`);
+
+  it.each<[string, AuditRecord[], string[]]>([
+    [
+      'a ManagedSeed created, deleted and created again in garden',
+      [
+        rec({ resource: MS, type: 'ADDED', namespace: 'garden', name: 'set-0' }),
+        rec({ resource: MS, type: 'DELETED', namespace: 'garden', name: 'set-0' }),
+        rec({ resource: MS, type: 'ADDED', namespace: 'garden', name: 'set-0', uid: 'u2' }),
+      ],
+      ['object created twice: main managedseeds.seedmanagement.gardener.cloud garden/set-0: created 2 times'],
+    ],
+    [
+      'a replica Shoot created twice in garden',
+      [
+        rec({ resource: SHOOTS, type: 'ADDED', namespace: 'garden', name: 'set-1' }),
+        rec({ resource: SHOOTS, type: 'ADDED', namespace: 'garden', name: 'set-1', uid: 'u2' }),
+      ],
+      ['object created twice: main shoots.core.gardener.cloud garden/set-1: created 2 times'],
+    ],
+    [
+      'a Seed registered twice',
+      [
+        rec({ resource: 'seeds.core.gardener.cloud', type: 'ADDED', namespace: undefined, name: 'set-0' }),
+        rec({ resource: 'seeds.core.gardener.cloud', type: 'ADDED', namespace: undefined, name: 'set-0' }),
+      ],
+      ['object created twice: main seeds.core.gardener.cloud set-0: created 2 times'],
+    ],
+    [
+      'an export Secret written twice',
+      [
+        rec({ resource: 'secrets', type: 'ADDED', namespace: 'drill-items', name: 'mock-export-1' }),
+        rec({ resource: 'secrets', type: 'ADDED', namespace: 'drill-items', name: 'mock-export-1' }),
+      ],
+      ['object created twice: main secrets drill-items/mock-export-1: created 2 times'],
+    ],
+    [
+      'a target object applied twice in the target cluster',
+      [
+        rec({
+          resource: 'configmaps',
+          type: 'ADDED',
+          cluster: 'drill-target',
+          namespace: 'drill-apps',
+          name: 'cm',
+        }),
+        rec({
+          resource: 'configmaps',
+          type: 'ADDED',
+          cluster: 'drill-target',
+          namespace: 'drill-apps',
+          name: 'cm',
+        }),
+      ],
+      ['object created twice: drill-target configmaps drill-apps/cm: created 2 times'],
+    ],
+    [
+      'locks come and go: not a duplicate',
+      [
+        rec({ resource: 'syncobjects.landscaper.gardener.cloud', type: 'ADDED', namespace: 'drill-items' }),
+        rec({ resource: 'syncobjects.landscaper.gardener.cloud', type: 'ADDED', namespace: 'drill-items' }),
+      ],
+      [],
+    ],
+  ])('%s', (_what, records, found) => {
+    expect(kinds(records)).toEqual(found);
+  });
+
+  it('the weeder window is the run’s watchDuration (1m), not upstream’s 5m', () => {
+    expect(drillOptions.weederWindowMs).toBe(60_000);
+    expect(weederWindowMs(readFileSync('config/weeder.yaml', 'utf8'))).toBe(300_000);
+  });
+
+  it.each<[string, number, number]>([
+    ['a pod weeded 10 s after the recovery', 10_000, 0],
+    ['a pod deleted 2 minutes after the recovery (inside upstream’s 5m, outside the run’s 1m)', 120_000, 1],
+  ])('%s', (_what, after, n) => {
+    const ns = 'shoot--drill-weed0';
+    const slice = (ready: boolean): never => ({ endpoints: [{ conditions: { ready } }] }) as never;
+    const crashing = {
+      status: { containerStatuses: [{ state: { waiting: { reason: 'CrashLoopBackOff' } } }] },
+    } as never;
+    const records = [
+      rec({
+        resource: 'endpointslices.discovery.k8s.io',
+        type: 'MODIFIED',
+        namespace: ns,
+        old: slice(false),
+        object: slice(true),
+        time: 1_000_000,
+      }),
+      rec({ resource: 'pods', type: 'DELETED', namespace: ns, old: crashing, time: 1_000_000 + after }),
+    ];
+    expect(kinds(records).filter((k) => k.startsWith('pod deleted outside'))).toHaveLength(n);
+  });
 });

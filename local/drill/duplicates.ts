@@ -4,13 +4,17 @@
  *
  * - a shoot bound twice: `spec.seedName` set from empty more than once, or changed to another seed;
  * - an object created twice: more than one ADDED for the same cluster/resource/namespace/name among
- *   the resources the drill's work creates exactly once (a create, a delete, a create again);
+ *   the resources created exactly once in a drill (`createdOnce`: what the work creates and what the
+ *   product creates from it — ManagedSeeds and replica Shoots in `garden`, Seeds, export Secrets, the
+ *   objects in the target clusters), in every cluster and namespace (a create, a delete, a create again);
  * - two final statuses for one job: a DeployItem's status entering a final phase with
  *   `jobIDFinished = J` more than once for the same J, or rewritten to another final phase for J;
  * - a pod deleted outside a weeder window: a DELETE of a pod in a watched namespace that no
  *   weeder window covers (a window opens when an EndpointSlice there turns ready and lasts the
- *   weeder's watch duration), or of a pod that was not in CrashLoopBackOff.
+ *   weeder's watch duration as configured for the run: `weederWindowMs`), or of a pod that was not
+ *   in CrashLoopBackOff.
  */
+import { loadWeederConfig } from '../../shared/watchdog/config.js';
 import type { AuditRecord } from '../apiserver/audit.js';
 
 export const DUPLICATE_KINDS = [
@@ -34,6 +38,38 @@ export interface DuplicateOptions {
   weederNamespace: (namespace: string) => boolean;
   /** The weeder's watch duration (its window after an endpoint turns ready). */
   weederWindowMs: number;
+}
+
+/**
+ * Resources whose objects a drill creates once, or the product creates once from them: a second
+ * ADDED of one cluster/resource/namespace/name is a wrong duplicate. Not here: what comes and goes
+ * by design (SyncObjects, Events, Leases, Pods, EndpointSlices, RBAC objects).
+ */
+export const CREATED_ONCE_RESOURCES: ReadonlySet<string> = new Set([
+  'deployitems.landscaper.gardener.cloud',
+  'targets.landscaper.gardener.cloud',
+  'shoots.core.gardener.cloud',
+  'seeds.core.gardener.cloud',
+  'cloudprofiles.core.gardener.cloud',
+  'managedseeds.seedmanagement.gardener.cloud',
+  'managedseedsets.seedmanagement.gardener.cloud',
+  'seedautoscalers.autoscaling.landscape.dev',
+  'secrets',
+  'configmaps',
+  'namespaces',
+  'deployments.apps',
+]);
+
+/** The drill's `createdOnce`: every cluster, every namespace, the resources above. */
+export function createdOnceInDrill(r: AuditRecord): boolean {
+  return CREATED_ONCE_RESOURCES.has(r.resource);
+}
+
+/** The weeder's watch duration in ms, read as the weeder reads its config file (Go durations). */
+export function weederWindowMs(configYaml: string): number {
+  const r = loadWeederConfig(configYaml, {});
+  if (!r.ok) throw new Error(`weeder config: ${r.problems.join('; ')}`);
+  return r.config.watchDuration;
 }
 
 const SHOOTS = 'shoots.core.gardener.cloud';

@@ -2,7 +2,14 @@
  * The drill's faults: each is switched on when the work starts and off at the end of the fault
  * window (`begin` returns the `end`). They use the landscape's test-only switches: the API server's
  * FaultInjector and restartCluster (local/apiserver), the activator's ReplicaChaos, the broker's
- * BrokerFaults, and a Redis server the drill owns (restart = the cache's data is gone).
+ * BrokerFaults (also `refuseIngress`: the sink down), the runtime's restartSources (the
+ * ApiServerSource adapters rolled, as Knative does on a namespace change), and a Redis server the
+ * drill owns (restart = the cache's data is gone).
+ *
+ * The source's own faults lose events for good, as on a real cluster: Knative's adapter sends
+ * nothing for what it lists when it starts (pkg/adapter/apiserver/delegate.go) and drops an event
+ * its sends could not deliver after the retries. What was lost is made good by the families'
+ * resync PingSources alone, so their recovery is measured against the resync interval.
  */
 import type { FaultKind, FaultSpec } from '../apiserver/faults.js';
 import type { Landscape } from '../landscape.js';
@@ -21,6 +28,8 @@ export const FAULT_NAMES = [
   'broker-duplicate',
   'broker-delay',
   'broker-reorder',
+  'source-restart',
+  'sink-down',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 
@@ -137,6 +146,35 @@ function brokerFault(
   };
 }
 
+/** How long no adapter runs at each source restart (a new adapter Pod starting). */
+const SOURCE_DOWN_MS = 2_000;
+const SOURCE_RESTARTS = 3;
+
+/**
+ * The broker ingress refuses every event (503) for the window, then takes them again; it switches
+ * itself back on at the window's end, so the work's later steps (which wait for results) go on.
+ */
+const sinkDown: Fault = {
+  name: 'sink-down',
+  description: 'the broker ingress answered 503 to every event for the window (sources drop them)',
+  begin(t) {
+    const faults = t.landscape.runtime!.brokerFaults;
+    const before = faults.counts().refused;
+    let on = true;
+    const off = (): void => {
+      if (on) faults.set(undefined);
+      on = false;
+    };
+    faults.set({ refuseIngress: true });
+    const timer = setTimeout(off, t.windowMs);
+    return Promise.resolve(() => {
+      clearTimeout(timer);
+      off();
+      return Promise.resolve(`${faults.counts().refused - before} events refused`);
+    });
+  },
+};
+
 export const FAULTS: Record<FaultName, Fault> = {
   none: {
     name: 'none',
@@ -196,4 +234,13 @@ export const FAULTS: Record<FaultName, Fault> = {
   'broker-reorder': brokerFault('broker-reorder', 'every delivery held 0-1 s (later ones overtake)', {
     reorderWindowMs: 1000,
   }),
+  'source-restart': repeated(
+    'source-restart',
+    `the ApiServerSource adapters restarted ${SOURCE_RESTARTS} times, ${SOURCE_DOWN_MS / 1000} s down each (events of that time lost)`,
+    SOURCE_RESTARTS,
+    async (t) => {
+      await t.landscape.runtime!.restartSources(SOURCE_DOWN_MS);
+    },
+  ),
+  'sink-down': sinkDown,
 };

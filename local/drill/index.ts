@@ -2,7 +2,8 @@
  * `npm run drill`: the reliability drill. For each fault, a fresh embedded landscape runs mixed
  * work (DeployItems of both deployers, shoots to schedule, a ManagedSeedSet under a
  * SeedAutoscaler, probed shoots) while the fault is on; then the end state is checked and one
- * table printed: fault, load, operations, lost, wrongly duplicated, recovery time. The last row
+ * table printed: fault, load, operations, lost, wrongly duplicated, recovery time (also in resync
+ * intervals). The last row
  * is the load run (1,000 DeployItems and 200 shoots while replicas are being killed). Exits 1
  * when anything was lost, wrongly duplicated, not recovered, or a secret was found.
  *
@@ -55,6 +56,7 @@ interface CliOptions {
   seed: number;
   window: number;
   settleTimeout: number;
+  resyncInterval: number;
   keep: boolean;
   json?: string;
 }
@@ -107,6 +109,12 @@ function parse(argv: string[]): CliOptions {
       duration,
       300_000,
     )
+    .option(
+      '--resync-interval <duration>',
+      'interval of the families’ resync PingSources (what repairs lost events)',
+      duration,
+      10_000,
+    )
     .option('--keep', 'keep each run’s state directory (logs, dead letters, data)', false)
     .option('--json <file>', 'also write the results as JSON');
   program.parse(argv);
@@ -143,6 +151,7 @@ async function main(): Promise<void> {
         ...run,
         windowMs: o.window,
         settleTimeoutMs: o.settleTimeout,
+        resyncIntervalMs: o.resyncInterval,
         seed: o.seed + i,
         repoRoot: REPO_ROOT,
         keep: o.keep,

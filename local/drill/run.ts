@@ -2,10 +2,12 @@
  * One drill run: a fresh embedded landscape (own state and data directories, own Redis, the
  * API server's audit log on), the mixed work started while one fault is on, the fault switched
  * off at the end of its window, then: wait until every workload settled (the recovery time is
- * counted from the switch-off), check the end state, count dead letters, count wrongly duplicated
- * effects in the audit log, and scan logs, Redis and Events for secrets.
+ * counted from the switch-off), check the end state, count dead letters, count the effects made
+ * (the operations) and the wrongly duplicated ones in the audit log, and scan logs, Redis and
+ * Events for secrets. The families' resync PingSources run at `resyncIntervalMs`: after a lost
+ * event nothing else brings the work to its end state, so the recovery is set against it.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditRecord } from '../apiserver/audit.js';
@@ -18,11 +20,12 @@ import {
 import { storesIn } from '../../triggers/broker/dlq.js';
 import { startLandscape, type Landscape } from '../landscape.js';
 import { startRedis, type TestRedis } from '../redis.js';
-import { findDuplicates, type Duplicate } from './duplicates.js';
+import { createdOnceInDrill, findDuplicates, weederWindowMs, type Duplicate } from './duplicates.js';
+import { countEffects, totalEffects, type Effects } from './effects.js';
 import { FAULTS, type FaultName } from './faults.js';
 import { collectSecrets, scanForSecrets, type SecretFinding } from './secrets.js';
 import type { DrillContext, DrillScale, Workload } from './types.js';
-import { workloads as makeWorkloads, DRILL_CONFIG } from './work/index.js';
+import { drillWeederConfig, workloads as makeWorkloads, DRILL_CONFIG } from './work/index.js';
 
 export interface RunOptions {
   fault: FaultName;
@@ -31,6 +34,8 @@ export interface RunOptions {
   windowMs: number;
   /** How long to wait for the end state after the fault is off. */
   settleTimeoutMs: number;
+  /** The interval of the families' resync PingSources (`--resync-interval` of `npm start`). */
+  resyncIntervalMs: number;
   seed: number;
   repoRoot: string;
   /** Keep the state directory (logs, dead letters, data) for a look afterwards. */
@@ -41,11 +46,18 @@ export interface RunOptions {
 export interface RunResult {
   fault: FaultName;
   scale: DrillScale;
+  /** The effects the product made, counted from the audit log (effects.ts), summed. */
   operations: number;
+  effects: Effects;
+  /** The effects the work asked for (from the plan; `operations` should be at least this). */
+  planned: number;
   lost: string[];
   duplicated: Duplicate[];
   /** From the fault's switch-off to the end state; undefined when it was not reached. */
   recoveryMs?: number;
+  resyncIntervalMs: number;
+  /** The weeder's window in this run (its config's watchDuration), as the pod-delete check used it. */
+  weederWindowMs: number;
   injected: string;
   secrets: SecretFinding[];
   /** The state directory when kept. */
@@ -65,26 +77,20 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** config/weeder.yaml's watchDuration. */
-const WEEDER_WINDOW_MS = 5 * 60_000;
-
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** The functions' configs: the defaults, with the drill's overrides (shorter intervals). */
+/** The functions' configs: the defaults, with the drill's overrides (shorter intervals, windows). */
 function configDir(repoRoot: string, into: string): string {
   const dir = join(into, 'config');
   cpSync(join(repoRoot, 'config'), dir, { recursive: true });
   for (const [file, text] of Object.entries(DRILL_CONFIG)) writeFileSync(join(dir, file), text);
+  const weeder = join(dir, 'weeder.yaml');
+  writeFileSync(weeder, drillWeederConfig(readFileSync(weeder, 'utf8')));
   return dir;
 }
 
-/** Resources the drill's work creates exactly once: a second ADDED is a wrong duplicate. */
-const CREATED_ONCE = new Set([
-  'deployitems.landscaper.gardener.cloud',
-  'shoots.core.gardener.cloud',
-  'managedseeds.seedmanagement.gardener.cloud',
-  'configmaps',
-]);
+/** Namespaces whose pods only the weeder may delete (GC and the workload simulation write with no user). */
+const weederNamespace = (ns: string): boolean => ns.startsWith('shoot--');
 
 async function startDrillLandscape(o: RunOptions, dir: string, redis: TestRedis): Promise<Landscape> {
   return startLandscape({
@@ -98,8 +104,9 @@ async function startDrillLandscape(o: RunOptions, dir: string, redis: TestRedis)
     runtime: {
       knativeDirs: [join(o.repoRoot, 'knative')],
       functionsDirs: [join(o.repoRoot, 'functions')],
-      configDir: configDir(o.repoRoot, dir),
+      configDir: join(dir, 'config'),
       redisUrl: redis.url,
+      resyncIntervalMs: o.resyncIntervalMs,
       overrides: {},
       echoLogs: false,
     },
@@ -223,6 +230,9 @@ export async function runDrill(o: RunOptions): Promise<RunResult> {
   };
   active.add(stopAll);
   try {
+    const weederWindow = weederWindowMs(
+      readFileSync(join(configDir(o.repoRoot, dir), 'weeder.yaml'), 'utf8'),
+    );
     l = await startDrillLandscape(o, dir, redis);
     const cluster = clientsFor(l);
     const ctx: DrillContext = {
@@ -242,22 +252,26 @@ export async function runDrill(o: RunOptions): Promise<RunResult> {
     const checks = await Promise.all(work.map((w) => w.check(ctx)));
     const stateDir = join(dir, 'state');
     const lost = [...checks.flatMap((c) => c.lost), ...(await deadLetters(stateDir))];
-    const duplicated = findDuplicates(auditRecords(l), {
-      createdOnce: (r) => CREATED_ONCE.has(r.resource) && (r.namespace ?? '').startsWith(ctx.namespace),
-      // the weeder is the only one that may delete a shoot's control-plane pods (GC and the workload
-      // simulation act as in-process controllers, with no user)
-      weederNamespace: (ns) => ns.startsWith('shoot--'),
-      weederWindowMs: WEEDER_WINDOW_MS,
+    const records = auditRecords(l);
+    const duplicated = findDuplicates(records, {
+      createdOnce: createdOnceInDrill,
+      weederNamespace,
+      weederWindowMs: weederWindow,
     });
+    const effects = countEffects(records, weederNamespace);
     const secrets = await secretsIn(l, stateDir, redis, cluster);
     if (o.keep) writeAudit(join(stateDir, 'audit.jsonl'), auditRecords(l));
     return {
       fault: o.fault,
       scale: o.scale,
-      operations: checks.reduce((n, c) => n + c.operations, 0),
+      operations: totalEffects(effects),
+      effects,
+      planned: checks.reduce((n, c) => n + c.operations, 0),
       lost,
       duplicated,
       recoveryMs,
+      resyncIntervalMs: o.resyncIntervalMs,
+      weederWindowMs: weederWindow,
       injected,
       secrets,
       ...(o.keep ? { stateDir } : {}),

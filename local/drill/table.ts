@@ -1,7 +1,9 @@
 /**
  * The drill's report: one table (fault, load, operations, lost, wrongly duplicated, recovery
- * time), what each fault injected, then the lost and duplicated effects and any secret found.
+ * time, recovery / resync interval), what each fault injected, the effects counted, then the lost
+ * and duplicated effects and any secret found.
  */
+import { EFFECT_KINDS } from './effects.js';
 import type { RunResult } from './run.js';
 import type { DrillScale } from './types.js';
 
@@ -18,13 +20,27 @@ export function formatDuration(ms: number | undefined): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** The recovery time in resync intervals ("0.7×"), or "-" when not reached. */
+export function formatRatio(recoveryMs: number | undefined, resyncIntervalMs: number): string {
+  if (recoveryMs === undefined || !(resyncIntervalMs > 0)) return '-';
+  return `${(recoveryMs / resyncIntervalMs).toFixed(1)}×`;
+}
+
 function row(cells: readonly string[], widths: readonly number[]): string {
   return `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 }
 
 /** A Markdown table (pipes aligned), as pasted into the README. */
 export function renderTable(results: readonly RunResult[]): string {
-  const head = ['fault', 'load', 'operations', 'lost', 'wrongly duplicated', 'recovery time'];
+  const head = [
+    'fault',
+    'load',
+    'operations',
+    'lost',
+    'wrongly duplicated',
+    'recovery time',
+    'recovery / resync',
+  ];
   const rows = results.map((r) => [
     r.fault,
     describeLoad(r.scale),
@@ -32,6 +48,7 @@ export function renderTable(results: readonly RunResult[]): string {
     String(r.lost.length),
     String(r.duplicated.length),
     formatDuration(r.recoveryMs),
+    formatRatio(r.recoveryMs, r.resyncIntervalMs),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   return [
@@ -49,6 +66,13 @@ function listed(title: string, lines: readonly string[]): string[] {
   return [title, ...lines.slice(0, MAX_LINES).map((l) => `  ${l}`), ...more];
 }
 
+/** "12 items finished, 3 shoots bound (planned 15)"; a shortfall is said. */
+export function describeEffects(r: RunResult): string {
+  const parts = EFFECT_KINDS.filter((k) => r.effects[k] > 0).map((k) => `${r.effects[k]} ${k}`);
+  const short = r.operations < r.planned ? ' — FEWER THAN PLANNED' : '';
+  return `${parts.join(', ') || 'none'} (planned ${r.planned}${short})`;
+}
+
 /** The table, then per run what was injected and what went wrong. */
 export function renderReport(results: readonly RunResult[], descriptions: Record<string, string>): string {
   const out = [renderTable(results), ''];
@@ -56,6 +80,7 @@ export function renderReport(results: readonly RunResult[], descriptions: Record
     out.push(
       `${r.fault}: ${descriptions[r.fault] ?? ''}${r.injected ? ` — ${r.injected}` : ''} (run ${formatDuration(r.elapsedMs)})`,
     );
+    out.push(`  operations: ${describeEffects(r)}`);
     out.push(...listed('  lost:', r.lost));
     out.push(
       ...listed(
@@ -74,13 +99,17 @@ export function renderReport(results: readonly RunResult[], descriptions: Record
   return out.join('\n');
 }
 
-/** True when every run ended with nothing lost, nothing duplicated, no secret leaked, all settled. */
+/**
+ * True when every run ended with nothing lost, nothing duplicated, no secret leaked, all settled,
+ * and at least the planned effects seen in the audit log.
+ */
 export function passed(results: readonly RunResult[]): boolean {
   return results.every(
     (r) =>
       r.lost.length === 0 &&
       r.duplicated.length === 0 &&
       r.secrets.length === 0 &&
-      r.recoveryMs !== undefined,
+      r.recoveryMs !== undefined &&
+      r.operations >= r.planned,
   );
 }

@@ -38,7 +38,10 @@ export interface DrillContext {
 }
 
 export interface WorkloadCheck {
-  /** Effects the workload asked for (items reconciled, shoots bound, scale-downs/-ups, ...). */
+  /**
+   * Effects the workload asked for (items reconciled, shoots bound, scale-downs/-ups, ...), from
+   * its plan: the runner counts what happened from the audit log and compares (effects.ts).
+   */
   operations: number;
   /** One line per effect that did not happen or ended wrong (empty: nothing lost). */
   lost: string[];

@@ -28,6 +28,7 @@ function drill(fault: FaultName): Promise<RunResult> {
     scale: SCALE,
     windowMs: 10_000,
     settleTimeoutMs: 120_000,
+    resyncIntervalMs: 10_000,
     seed: 7,
     repoRoot: REPO_ROOT,
     keep: false,
@@ -44,8 +45,20 @@ function expectClean(r: RunResult): void {
   if (problems.length > 0 || r.recoveryMs === undefined) console.error(lines.slice(-40).join('\n'));
   expect(problems).toEqual([]);
   expect(r.recoveryMs).toBeDefined();
-  // the work was done: items created and deleted, shoots bound, dependents scaled, pods weeded
-  expect(r.operations).toBeGreaterThanOrEqual(6 + 6 + 3 + 6 + 2);
+  // the work was done, as the audit log shows it: every item's job finished, the deleted ones gone
+  // with their ConfigMaps, a ConfigMap or export Secret per item, shoots bound, the down shoot's
+  // three dependents scaled down and up, its two crash-looping pods weeded
+  const deleted = 2 * Math.round(SCALE.deleteShare * 6);
+  const seen = r.effects;
+  expect(seen['items finished']).toBeGreaterThanOrEqual(12);
+  expect(seen['items deleted']).toBeGreaterThanOrEqual(deleted);
+  expect(seen['objects created']).toBeGreaterThanOrEqual(12);
+  expect(seen['target objects deleted']).toBeGreaterThanOrEqual(deleted / 2);
+  expect(seen['shoots bound']).toBeGreaterThanOrEqual(6);
+  expect(seen['dependents scaled']).toBeGreaterThanOrEqual(6);
+  expect(seen['pods weeded']).toBe(2);
+  expect(r.operations).toBeGreaterThanOrEqual(r.planned);
+  expect(r.weederWindowMs).toBe(60_000);
 }
 
 it('api-drop: nothing lost or duplicated, no secret in logs, Redis or Events', async () => {

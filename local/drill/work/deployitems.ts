@@ -4,14 +4,16 @@
  * own into a target cluster added for the drill (`<ns>-target`, its kubeconfig in a Secret the
  * Target points at). Created in parallel batches; disturb() deletes `scale.deleteShare` of the
  * succeeded items of each kind. The end state: every live item Succeeded with jobIDFinished ==
- * jobID and its ConfigMap in the target, every deleted item gone with its ConfigMap, and no
- * SyncObject of one of our items still locked by an owner that is gone.
+ * jobID, its ConfigMap in the target (manifest) or its export Secret next to it (mock), every
+ * deleted item gone with its ConfigMap and export Secret, and no SyncObject left locked, whoever
+ * holds it (./locks.ts).
  */
 import pLimit from 'p-limit';
 import { GVK } from '../../../shared/api/gvk.js';
 import { isFinalDeployItemPhase } from '../../../shared/api/landscaper.js';
 import type { KubeClient } from '../../../shared/kube/index.js';
 import type { DrillContext, Workload, WorkloadCheck } from '../types.js';
+import { isHeld, lockLines, locksLeftHeld, type LockView } from './locks.js';
 import {
   createOnce,
   deleteOnce,
@@ -19,6 +21,7 @@ import {
   ensureNamespace,
   label,
   listAll,
+  sleep,
   waitFor,
 } from './retry.js';
 
@@ -27,17 +30,26 @@ const TARGET = 'target';
 const TARGET_SECRET = 'target-kubeconfig';
 /** How long disturb() waits for enough items to succeed before deleting what there is. */
 const DISTURB_WAIT_MS = 180_000;
+/** A lock held at the check is read again after this long: left held when nothing changed. */
+const LOCK_RECHECK_MS = 5_000;
+const EXPORT_PREFIX = 'mock-export-';
 
 type ItemKind = 'mock' | 'manifest';
 
 interface Item {
-  metadata: { name: string; namespace?: string; deletionTimestamp?: string };
-  status?: { phase?: string; jobID?: string; jobIDFinished?: string; lastError?: { message?: string } };
-}
-
-interface SyncObject {
-  metadata: { name: string };
-  spec?: { podName?: string; kind?: string; name?: string };
+  metadata: {
+    name: string;
+    namespace?: string;
+    deletionTimestamp?: string;
+    ownerReferences?: { kind: string; name: string }[];
+  };
+  status?: {
+    phase?: string;
+    jobID?: string;
+    jobIDFinished?: string;
+    lastError?: { message?: string };
+    exportRef?: { name?: string };
+  };
 }
 
 interface Plan {
@@ -74,6 +86,8 @@ function mockItem(namespace: string, name: string): Record<string, unknown> {
         apiVersion: 'mock.deployer.landscaper.gardener.cloud/v1alpha1',
         kind: 'ProviderConfiguration',
         providerStatus: { item: name },
+        // written by the deployer to a Secret owned by the item (an export Secret)
+        export: { exportedBy: name },
       },
     },
   };
@@ -178,28 +192,44 @@ function problems(item: Item | undefined, name: string): string[] {
   return [];
 }
 
-/** Locks on our items held by an owner whose Pod is gone (the deployers' Pods are in landscape-system). */
-async function deadOwnerLocks(ctx: DrillContext, s: State, ours: Set<string>): Promise<SyncObject[]> {
-  const locks = await listAll<SyncObject>(ctx.main, GVK.SyncObject, s.namespace);
+async function locks(ctx: DrillContext, s: State): Promise<LockView[]> {
+  return listAll<LockView>(ctx.main, GVK.SyncObject, s.namespace);
+}
+
+/** Locks still held, whoever holds them: held at two reads LOCK_RECHECK_MS apart, unchanged. */
+async function lockProblems(ctx: DrillContext, s: State): Promise<string[]> {
+  const first = await locks(ctx, s);
+  if (!first.some(isHeld)) return [];
+  await sleep(LOCK_RECHECK_MS);
+  const left = locksLeftHeld(first, await locks(ctx, s));
+  if (left.length === 0) return [];
   const pods = new Set(
     (await listAll<Item>(ctx.main, GVK.Pod, 'landscape-system'))
       .filter((p) => !p.metadata.deletionTimestamp)
       .map((p) => p.metadata.name),
   );
-  return locks.filter(
-    (l) =>
-      l.spec?.kind === 'DeployItem' &&
-      ours.has(l.spec.name ?? '') &&
-      Boolean(l.spec.podName) &&
-      !pods.has(l.spec.podName ?? ''),
-  );
+  return lockLines(left, (pod) => pods.has(pod));
 }
 
-async function lockProblems(ctx: DrillContext, s: State, ours: Set<string>): Promise<string[]> {
-  return (await deadOwnerLocks(ctx, s, ours)).map(
-    (l) =>
-      `SyncObject ${l.metadata.name} of item ${l.spec?.name} still locked by ${l.spec?.podName}, which is gone`,
-  );
+/** A live mock item's export Secret: referenced and there. */
+function exportOf(n: string, item: Item | undefined, present: Set<string>): string[] {
+  const ref = item?.status?.exportRef?.name;
+  if (!ref) return [`item ${n} has no exportRef`];
+  return present.has(ref) ? [] : [`export Secret ${ref} of live item ${n} missing`];
+}
+
+/** Export Secrets: every live mock item's is there, none is left of a deleted item. */
+function exportProblems(secrets: Item[], items: Map<string, Item>, live: string[]): string[] {
+  const present = new Set(secrets.map((x) => x.metadata.name));
+  const alive = new Set(live);
+  const ownerOf = (x: Item): string =>
+    x.metadata.ownerReferences?.find((o) => o.kind === 'DeployItem')?.name ?? '';
+  return [
+    ...live.filter((x) => kindOf(x) === 'mock').flatMap((n) => exportOf(n, items.get(n), present)),
+    ...secrets
+      .filter((x) => x.metadata.name.startsWith(EXPORT_PREFIX) && !alive.has(ownerOf(x)))
+      .map((x) => `export Secret ${x.metadata.name} of deleted item ${ownerOf(x)} still there`),
+  ];
 }
 
 async function configMapProblems(s: State, live: string[]): Promise<string[]> {
@@ -225,8 +255,11 @@ async function settled(ctx: DrillContext, s: State): Promise<boolean> {
     const i = byName.get(n);
     return i !== undefined && finished(i);
   });
-  // and no lock left to a killed replica (syncobject-cleanup gives those back)
-  return done && (await deadOwnerLocks(ctx, s, new Set(live))).length === 0;
+  if (!done) return false;
+  // the export Secrets of deleted items collected; no lock held (syncobject-cleanup gives back a
+  // killed replica's)
+  const secrets = await listAll<Item>(ctx.main, GVK.Secret, s.namespace);
+  return exportProblems(secrets, byName, live).length === 0 && !(await locks(ctx, s)).some(isHeld);
 }
 
 async function check(ctx: DrillContext, s: State): Promise<WorkloadCheck> {
@@ -239,7 +272,8 @@ async function check(ctx: DrillContext, s: State): Promise<WorkloadCheck> {
     ...live.flatMap((n) => problems(byName.get(n), n)),
     ...[...s.deleted].filter((n) => byName.has(n)).map((n) => `deleted item ${n} still present`),
     ...(await configMapProblems(s, live)),
-    ...(await lockProblems(ctx, s, new Set(all))),
+    ...exportProblems(await listAll<Item>(ctx.main, GVK.Secret, s.namespace), byName, live),
+    ...(await lockProblems(ctx, s)),
   ];
   return { operations: all.length + s.deleted.size, lost };
 }

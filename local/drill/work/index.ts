@@ -98,5 +98,19 @@ export function drillConfigFiles(namespace: string): Record<string, string> {
   };
 }
 
+/**
+ * The weeder's window in a drill (upstream's example: 5m, longer than a whole drill run, so a
+ * delete outside it could hardly be seen): long enough for a cold start under load between the
+ * recovery and the weeder's delete, short against a run (the fault window plus the settle).
+ */
+export const WEEDER_WATCH_DURATION = '1m0s';
+
+/** config/weeder.yaml with the drill's watchDuration (the selectors stay the repository's). */
+export function drillWeederConfig(base: string): string {
+  const line = /^watchDuration:.*$/m;
+  if (!line.test(base)) throw new Error('weeder config: no top-level watchDuration line to override');
+  return base.replace(line, `watchDuration: ${WEEDER_WATCH_DURATION}`);
+}
+
 /** drillConfigFiles() of the runner's namespace `drill`. */
 export const DRILL_CONFIG: Readonly<Record<string, string>> = drillConfigFiles('drill');
