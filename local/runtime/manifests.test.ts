@@ -253,9 +253,7 @@ describe('loadKnative', () => {
       return e?.from.kind === 'value' ? e.from.value : undefined;
     };
     const withSink = set.services.filter((s) => sinkOf(s) !== undefined);
-    expect(withSink.map((s) => s.name).sort()).toEqual(
-      ['deployer-manifest', 'deployer-mock', 'requeue-tick', 'responsibility-check'].sort(),
-    );
+    expect(withSink.map((s) => s.name).sort()).toEqual(['requeue-tick', 'responsibility-check']);
     for (const s of withSink)
       expect(sinkOf(s)).toBe(
         'http://broker-ingress.knative-eventing.svc.cluster.local/landscape-system/default',
