@@ -43,6 +43,7 @@ import { prepareRbacWrite } from './rbac/validation.js';
 import { fieldLabels, objectFieldValues } from './fields.js';
 import { prepareShootUpdate } from './shoot-strategy.js';
 import { checkShootUpdate, prepareShootBinding, type SeedLookup } from './shoot-binding.js';
+import { checkSeedManagementStatusUpdate, prepareSeedManagementUpdate } from './seedmanagement-strategy.js';
 import { listPage, type ListOptions, type ListResult } from './list.js';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
@@ -190,6 +191,7 @@ export class Operations {
     if (scope.subresource === 'status') {
       next = { ...prev, status: incoming.status };
       if (opts.applied) next.metadata = { ...prev.metadata, managedFields: incoming.metadata.managedFields };
+      checkSeedManagementStatusUpdate(def, prev, next);
     } else if (scope.subresource === 'binding') {
       const merged = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
       next = prepareShootBinding(prev, normalizeOnWrite(def, merged, false), this.seedLookup());
@@ -197,7 +199,7 @@ export class Operations {
       const merged = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
       next = prepareRbacWrite(def, normalizeOnWrite(def, merged, false), prev);
       if (def.subresources.status) next.status = prev.status;
-      next = prepareShootUpdate(def, prev, next);
+      next = prepareSeedManagementUpdate(def, prev, prepareShootUpdate(def, prev, next));
       checkShootUpdate(def, prev, next);
     }
     if (next.status === undefined) delete next.status;
