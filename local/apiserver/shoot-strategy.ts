@@ -9,7 +9,8 @@
  * deletion timestamp raise the generation already (objects.ts specChanged, operations.ts delete).
  *
  * Where the product differs: the credentials-rotation operations (which upstream raises the
- * generation for and leaves in place) are not handled; the CRD has no binding subresource.
+ * generation for and leaves in place) are not handled. Who may set `spec.seedName` (the
+ * `shoots/binding` subresource) is ./shoot-binding.ts.
  */
 import type { KubeObject, ResourceDef } from './types.js';
 
