@@ -9,22 +9,10 @@
  */
 import type { CloudProfile, GardenerCondition, Seed, Taint } from '../../shared/api/core.js';
 import { GardenerAnnotations, SEED_TAINT_PROTECTED } from '../../shared/api/core.js';
+import { intIn, pickOf, prng, type Rand } from '../../shared/random/index.js';
 
-/** mulberry32: a small deterministic PRNG in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export type Rand = () => number;
-export const pickOf = <T>(rand: Rand, list: readonly T[]): T => list[Math.floor(rand() * list.length)];
-export const intIn = (rand: Rand, lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
+// the seeded PRNG and its helpers are shared (the fuzz uses them too)
+export { intIn, pickOf, prng, type Rand };
 
 export interface Provider {
   type: string;

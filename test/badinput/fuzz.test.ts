@@ -6,7 +6,9 @@
  * unhandled, and afterwards the function still handles a valid event.
  *
  * Reproduce a run with FUZZ_SEED=<seed> (printed at the start); FUZZ_N sets the events per
- * function (default 200; functions whose handler ignores its event get FUZZ_N / 20).
+ * function (default 200; functions whose handler ignores its event get FUZZ_N / 20). Everything
+ * generated comes from the seeded PRNG (shared/random), timestamps included: the same seed
+ * gives the same events.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,13 +18,18 @@ import { startApiServer, type ApiServer } from '../../local/apiserver/index.js';
 import { functionNames } from '../../local/bundle.js';
 import { GVK } from '../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../shared/kube/index.js';
+import { parseSeed, prng, token } from '../../shared/random/index.js';
+import { scaled } from '../support/timing.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSink, type TestSink } from '../support/sink.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const SEED = Number(process.env['FUZZ_SEED'] ?? 0x5eed_2026) >>> 0;
+const SEED = parseSeed('FUZZ_SEED', process.env['FUZZ_SEED'], 0x5eed_2026);
 const N = Number(process.env['FUZZ_N'] ?? 200);
+/** Base limit of one handler call (scaled by E2E_TIMEOUT_SCALE, test/support/timing.ts). */
 const CALL_TIMEOUT_MS = 5_000;
+/** The fuzz's "now": fixed, so timestamps come out the same for a seed. */
+const FUZZ_EPOCH_MS = Date.UTC(2026, 0, 1);
 
 /**
  * Rejections a handler may give: none. A rejection means "retry" to the Functions Framework, and a
@@ -34,18 +41,6 @@ const CALL_TIMEOUT_MS = 5_000;
 const KNOWN_REJECTIONS: RegExp[] = [];
 const NS = 'fuzz';
 
-/** mulberry32: a small seeded PRNG, so a failing run reproduces from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Gen {
   constructor(readonly rnd: () => number) {}
   int(n: number): number {
@@ -56,6 +51,10 @@ class Gen {
   }
   pick<T>(xs: readonly T[]): T {
     return xs[this.int(xs.length)];
+  }
+  /** An RFC 3339 time within a day of the fuzz's fixed "now". */
+  time(): string {
+    return new Date(FUZZ_EPOCH_MS + this.int(2 * 86_400_000) - 86_400_000).toISOString();
   }
   string(): string {
     return this.pick<() => string>([
@@ -81,7 +80,7 @@ class Gen {
       () => 'null',
       () => 'constructor',
       () => '__proto__',
-      () => Math.random().toString(36).slice(2),
+      () => token(this.rnd),
       () => String(this.int(1e9)),
     ])();
   }
@@ -180,7 +179,7 @@ function resourceDocument(g: Gen): Record<string, unknown> {
         [g.string()]: g.string(),
       })),
       annotations: g.maybe(() => ({ [g.string()]: g.json(1) })),
-      deletionTimestamp: g.chance(0.1) ? g.maybe(() => new Date().toISOString()) : undefined,
+      deletionTimestamp: g.chance(0.1) ? g.maybe(() => g.time()) : undefined,
       ownerReferences: g.chance(0.2) ? g.json(1) : undefined,
     })),
     spec: g.maybe(() => ({
@@ -235,7 +234,7 @@ function cloudEvent(g: Gen): unknown {
       attr('source', () => g.pick(['/apis/v1/namespaces/fuzz/pods/x', 'https://k8s/', g.string()]));
       attr('type', () => (g.chance(0.8) ? g.pick(TYPES) : g.string()));
       attr('subject', () => g.string());
-      attr('time', () => g.pick([new Date().toISOString(), 'yesterday', g.string()]));
+      attr('time', () => g.pick([g.time(), 'yesterday', g.string()]));
       attr('datacontenttype', () => g.pick(['application/json', 'text/plain', g.string()]));
       attr('kind', () => g.pick(KINDS));
       attr('name', () => g.string());
@@ -282,7 +281,7 @@ function camel(name: string): string {
 async function settle(h: Handler, ce: unknown): Promise<'ok' | 'timeout' | { error: unknown }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((r) => {
-    timer = setTimeout(() => r('timeout'), CALL_TIMEOUT_MS);
+    timer = setTimeout(() => r('timeout'), scaled(CALL_TIMEOUT_MS));
   });
   try {
     return await Promise.race([
@@ -355,7 +354,7 @@ beforeAll(async () => {
     await inst?.ready?.();
     handlers.set(name, h as Handler);
   }
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
@@ -373,61 +372,74 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+it('is reproducible from FUZZ_SEED alone: the same seed generates the same events, another seed others', () => {
+  const events = (seed: number): unknown[] => {
+    const g = new Gen(prng(seed));
+    return Array.from({ length: 40 }, () => cloudEvent(g));
+  };
+  expect(events(SEED)).toEqual(events(SEED));
+  expect(events(SEED)).not.toEqual(events(SEED + 1));
+});
+
 it('enumerates every function folder', () => {
   expect(names.length).toBeGreaterThanOrEqual(17);
   expect([...handlers.keys()]).toEqual(names);
 });
 
 describe.each(await functionNames(join(ROOT, 'functions')))('%s', (name) => {
-  it('settles on random CloudEvents and resource documents, then still serves', async () => {
-    // Functions without `instance.ready` (dead-letter, requeue-tick) read CONFIG_FILE on their first event.
-    process.env['CONFIG_FILE'] = join(ROOT, 'config', `${name}.yaml`);
-    const h = handlers.get(name)!;
-    const g = new Gen(prng(SEED ^ [...name].reduce((a, c) => (a * 31 + c.charCodeAt(0)) >>> 0, 7)));
-    const n = h.length === 0 ? Math.max(1, Math.floor(N / 20)) : N;
-    const out: Outcome = {
-      resolved: 0,
-      rejected: new Map(),
-      samples: new Map(),
-      nonErrors: [],
-      timeouts: [],
-    };
-    for (let i = 0; i < n; i++) {
-      const ce = cloudEvent(g);
-      const r = await settle(h, ce);
-      if (r === 'ok') out.resolved++;
-      else if (r === 'timeout') out.timeouts.push(ce);
-      else if (r.error instanceof Error) {
-        const key = r.error.message.slice(0, 160);
-        if (!out.rejected.has(key)) out.samples.set(key, sample(ce));
-        out.rejected.set(key, (out.rejected.get(key) ?? 0) + 1);
-      } else out.nonErrors.push(r.error);
-    }
-    if (out.rejected.size > 0) {
-      console.log(`${name}: ${out.resolved}/${n} resolved; rejections:`, Object.fromEntries(out.rejected));
-    }
-    expect(out.timeouts).toEqual([]);
-    const unknown = [...out.rejected.keys()].filter((m) => !KNOWN_REJECTIONS.some((re) => re.test(m)));
-    expect(unknown.map((m) => `${m} <- ${out.samples.get(m)}`)).toEqual([]);
-    expect(out.nonErrors).toEqual([]);
-    expect(unhandled).toEqual([]);
-    // Still serving: a valid event for an existing object settles without an error.
-    const valid = {
-      specversion: '1.0',
-      id: `valid-${name}`,
-      source: '/fuzz',
-      type: 'dev.knative.apiserver.resource.update',
-      kind: 'DeployItem',
-      name: 'fuzz-item',
-      namespace: NS,
-      data: {
-        apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+  it(
+    'settles on random CloudEvents and resource documents, then still serves',
+    async () => {
+      // Functions without `instance.ready` (dead-letter, requeue-tick) read CONFIG_FILE on their first event.
+      process.env['CONFIG_FILE'] = join(ROOT, 'config', `${name}.yaml`);
+      const h = handlers.get(name)!;
+      const g = new Gen(prng(SEED ^ [...name].reduce((a, c) => (a * 31 + c.charCodeAt(0)) >>> 0, 7)));
+      const n = h.length === 0 ? Math.max(1, Math.floor(N / 20)) : N;
+      const out: Outcome = {
+        resolved: 0,
+        rejected: new Map(),
+        samples: new Map(),
+        nonErrors: [],
+        timeouts: [],
+      };
+      for (let i = 0; i < n; i++) {
+        const ce = cloudEvent(g);
+        const r = await settle(h, ce);
+        if (r === 'ok') out.resolved++;
+        else if (r === 'timeout') out.timeouts.push(ce);
+        else if (r.error instanceof Error) {
+          const key = r.error.message.slice(0, 160);
+          if (!out.rejected.has(key)) out.samples.set(key, sample(ce));
+          out.rejected.set(key, (out.rejected.get(key) ?? 0) + 1);
+        } else out.nonErrors.push(r.error);
+      }
+      if (out.rejected.size > 0) {
+        console.log(`${name}: ${out.resolved}/${n} resolved; rejections:`, Object.fromEntries(out.rejected));
+      }
+      expect(out.timeouts).toEqual([]);
+      const unknown = [...out.rejected.keys()].filter((m) => !KNOWN_REJECTIONS.some((re) => re.test(m)));
+      expect(unknown.map((m) => `${m} <- ${out.samples.get(m)}`)).toEqual([]);
+      expect(out.nonErrors).toEqual([]);
+      expect(unhandled).toEqual([]);
+      // Still serving: a valid event for an existing object settles without an error.
+      const valid = {
+        specversion: '1.0',
+        id: `valid-${name}`,
+        source: '/fuzz',
+        type: 'dev.knative.apiserver.resource.update',
         kind: 'DeployItem',
-        metadata: { name: 'fuzz-item', namespace: NS },
-      },
-    };
-    expect(await settle(h, valid)).toBe('ok');
-  }, 120_000);
+        name: 'fuzz-item',
+        namespace: NS,
+        data: {
+          apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+          kind: 'DeployItem',
+          metadata: { name: 'fuzz-item', namespace: NS },
+        },
+      };
+      expect(await settle(h, valid)).toBe('ok');
+    },
+    scaled(120_000),
+  );
 });
 
 it('weeder: after the fuzz, a recovering etcd-main-client still deletes its crash-looping dependant', async () => {
