@@ -81,7 +81,7 @@ export class FunctionNotReadyError extends Error {
     const where = file ? ` (${file})` : '';
     const first =
       problems.length > 0
-        ? `: ${problems[0]}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ''}`
+        ? `: ${problems[0].split('\n')[0]}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ''}`
         : '';
     super(
       `${functionName}: ${REASON_TEXT[reason]}${where}${first}; the event is not handled (answered 500, retried)`,
