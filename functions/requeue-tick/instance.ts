@@ -9,11 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
 import { emitOrThrow, type Event, type FetchLike } from '../../shared/events/index.js';
-import { createInstance, type InstanceClock, type InstanceOptions } from '../../shared/function/index.js';
+import { createInstance, type InstanceOptions } from '../../shared/function/index.js';
 import { FUNCTION_NAME, loadConfig, type TickConfig } from './config.js';
 import { runTick, type TickSummary } from './tick.js';
 
-export interface TickHandlerOptions extends InstanceOptions, InstanceClock {
+export interface TickHandlerOptions extends InstanceOptions {
   /** The time the ticker compares due times with (default `new Date()`). */
   now?: () => Date;
   newId?: () => string;

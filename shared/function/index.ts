@@ -29,7 +29,7 @@ export interface FunctionDefinition<C, D> {
   close?(deps: D): Promise<void>;
 }
 
-export interface InstanceOptions {
+export interface InstanceOptions extends InstanceClock {
   env?: () => Env;
   readFile?: (path: string) => Promise<string>;
   log?: Logger;
@@ -140,7 +140,7 @@ function logNotReady(log: Logger, e: FunctionNotReadyError): void {
 
 export function createInstance<C, D>(
   def: FunctionDefinition<C, D>,
-  opts: InstanceOptions & InstanceClock = {},
+  opts: InstanceOptions = {},
 ): FunctionInstance<C, D> {
   const now = opts.nowMs ?? Date.now;
   const retryMs = opts.retryConfigMs ?? DEFAULT_RETRY_CONFIG_MS;

@@ -9,6 +9,8 @@
  * | DeployItem with an invalid / 1 MB config      | Failed status, ERR_CONFIGURATION_PROBLEM   |
  * | Target with an exec / file-path kubeconfig    | Failed status InvalidTarget + Warning Event|
  * | config file with wrong types                  | loadConfig lists every problem             |
+ * | config file that does not load, at run time   | every event 500 (retried, dead-lettered),  |
+ * |                                               | logged once, nothing written; re-read ≤5 s |
  * | selector that does not parse                  | loadConfig problem naming the selector     |
  * | DeployItem name of 253 characters             | reconciled; SyncObject `<prefix>-<uid>`    |
  */
@@ -26,7 +28,7 @@ import {
   type DeployerConfig,
   type DeployerInstanceDeps,
 } from '../../shared/deployer/runtime/function.js';
-import type { FunctionInstance } from '../../shared/function/index.js';
+import { FunctionNotReadyError, type FunctionInstance } from '../../shared/function/index.js';
 import { createMockDeployer } from '../../functions/deployer-mock/plugin.js';
 import { triggerJob } from '../../functions/deployitem-trigger/trigger.js';
 import { createWeederInstance, runWeederEvent } from '../../functions/weeder/handler.js';
@@ -223,7 +225,11 @@ describe('events for an unknown kind or type: acknowledged, nothing written', ()
   it('weeder: an event for an unknown kind deletes nothing', async () => {
     const weeder = createWeederInstance({
       env: () => ({ KUBECONFIG: join(dir, 'kubeconfig'), REDIS_URL: redis.url, CONFIG_FILE: '/weeder.yaml' }),
-      readFile: () => Promise.resolve('watchDuration: 1m\nservicesAndDependantSelectors: {}\n'),
+      // a valid config (with an invalid one every event would be a FunctionNotReadyError)
+      readFile: () =>
+        Promise.resolve(
+          'watchDuration: 1m\nservicesAndDependantSelectors:\n  etcd:\n    podSelectors:\n      - matchLabels: {role: x}\n',
+        ),
       log,
     });
     try {
@@ -362,6 +368,53 @@ describe('config files with wrong types: loadConfig lists every problem', () => 
     const r = load();
     expect(r.ok).toBe(false);
     expect(r.ok ? [] : r.problems).toEqual(problems);
+  });
+});
+
+describe('a config file that does not load, at run time: every event 500, nothing written, until it is fixed', () => {
+  it('deployer: each event rejects (the framework answers 500), the item is left alone; the fixed file is read again', async () => {
+    await createItem('cfg-broken', { config: mockConfig() });
+    await triggerJob(
+      { client, now: () => new Date(), newId: () => crypto.randomUUID(), log },
+      { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
+      { namespace: NS, name: 'cfg-broken' },
+    );
+    const before = (await getItem('cfg-broken')).metadata?.resourceVersion;
+    let text = 'lockRetryDelay: soon\n';
+    let nowMs = 0;
+    const lines: string[] = [];
+    const broken = createDeployerInstance(FN, plugin, {
+      env: () => ({
+        KUBECONFIG: join(dir, 'kubeconfig'),
+        REDIS_URL: redis.url,
+        POD_NAME: 'replica-a',
+        POD_NAMESPACE: 'landscape-system',
+        CONFIG_FILE: '/etc/landscape/config.yaml',
+      }),
+      readFile: () => Promise.resolve(text),
+      nowMs: () => nowMs,
+      log: createLogger({ name: FN, destination: { write: (l: string) => void lines.push(l) } }),
+    });
+    const ce = {
+      type: 'dev.landscape.deployitem.reconcile',
+      deployertype: 'mock',
+      namespace: NS,
+      name: 'cfg-broken',
+    };
+    try {
+      for (let i = 0; i < 3; i++)
+        await expect(runDeployerEvent(FN, plugin, broken, ce)).rejects.toBeInstanceOf(FunctionNotReadyError);
+      expect((await getItem('cfg-broken')).metadata?.resourceVersion).toBe(before);
+      expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual([
+        'invalid config; events are answered 500 (retried, then dead-lettered) until it is fixed',
+      ]);
+      text = 'lockRetryDelay: 1s\n';
+      nowMs += 5_000;
+      await runDeployerEvent(FN, plugin, broken, ce);
+      expect((await getItem('cfg-broken')).status?.phase).toBe('Succeeded');
+    } finally {
+      await broken.close();
+    }
   });
 });
 
