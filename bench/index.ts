@@ -27,6 +27,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'prober: one probe-tick pass over 100 / 300 / 1,000 shoots (s/tick, API requests/shoot, peak memory) and its growth',
     load: () => import('./prober.js'),
   },
+  resync: {
+    description:
+      'resync: one responsibility-check resync pass over 10,000 DeployItems, metadata-only vs full lists (bytes, time, ratio)',
+    load: () => import('./resync.js'),
+  },
   scheduler: {
     description:
       'scheduler: decisions/s, latency and memory with 1,000 / 10,000 seeds (100,000 shoots), counts kept incrementally vs every shoot listed per decision, side by side',

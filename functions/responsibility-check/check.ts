@@ -18,6 +18,7 @@ import {
 import { buildEvent, EventTypes, type Event } from '../../shared/events/index.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
+import { forEachDeployItem } from '../../shared/deployer/runtime/items.js';
 import type { CheckConfig, DeployerEntry } from './config.js';
 
 export interface CheckDeps {
@@ -159,4 +160,18 @@ async function decideAndSend(
     sent.push(deployer.name);
   }
   return sent;
+}
+
+/**
+ * One resync pass (the ping of the deployers' resync PingSource): every DeployItem from
+ * metadata-only pages (shared/deployer/runtime/items.ts), decided from the listed annotations,
+ * each Target read once; resolves with how many items were looked at.
+ */
+export function resyncAll(deps: CheckDeps, config: CheckConfig, concurrency = 8): Promise<number> {
+  const targets: TargetCache = new Map();
+  return forEachDeployItem(
+    deps.client,
+    (_ref, listed) => checkListedItem(deps, config, listed, targets),
+    concurrency,
+  );
 }

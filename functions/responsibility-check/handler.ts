@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import { deployItemEventHandler, forEachDeployItem } from '../../shared/deployer/runtime/items.js';
+import { deployItemEventHandler } from '../../shared/deployer/runtime/items.js';
 import { emitOrThrow, type FetchLike } from '../../shared/events/index.js';
 import {
   createInstance,
@@ -15,7 +15,7 @@ import {
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { checkItem, checkListedItem, type CheckDeps, type TargetCache } from './check.js';
+import { checkItem, resyncAll, type CheckDeps } from './check.js';
 import { FUNCTION_NAME, loadConfig, type CheckConfig } from './config.js';
 
 export { FUNCTION_NAME } from './config.js';
@@ -53,16 +53,6 @@ export function checkHandler(
     instance,
     (r, ref) => checkItem(r.deps, r.config, ref),
     (r) => resyncAll(r.deps, r.config),
-  );
-}
-
-/** One resync pass: every DeployItem from metadata-only pages, each Target read once. */
-export function resyncAll(deps: CheckDeps, config: CheckConfig, concurrency = 8): Promise<number> {
-  const targets: TargetCache = new Map();
-  return forEachDeployItem(
-    deps.client,
-    (_ref, listed) => checkListedItem(deps, config, listed, targets),
-    concurrency,
   );
 }
 
