@@ -151,12 +151,21 @@ const SOURCE_DOWN_MS = 2_000;
 const SOURCE_RESTARTS = 3;
 
 /**
- * The broker ingress refuses every event (503) for the window, then takes them again; it switches
- * itself back on at the window's end, so the work's later steps (which wait for results) go on.
+ * How long the sink is down: longer than the sources' send retries (Knative's adapter: 1 + 5
+ * tries over ~3 s), so every event they send meanwhile is dropped; shorter than the brokers'
+ * delivery retries (knative/runtime/broker.yaml: 5 retries, 0.5-8 s, ~15 s), so a function whose
+ * emits were refused is retried after the sink is back. A longer outage dead-letters such events,
+ * as Knative does (then `npm run dlq -- replay`), and the drill counts every dead letter as lost.
+ */
+const SINK_DOWN_MS = 10_000;
+
+/**
+ * The broker ingress refuses every event (503) for SINK_DOWN_MS (at most the window), then takes
+ * them again; it switches itself back, so the work's later steps (which wait for results) go on.
  */
 const sinkDown: Fault = {
   name: 'sink-down',
-  description: 'the broker ingress answered 503 to every event for the window (sources drop them)',
+  description: `the broker ingress answered 503 to every event for ${SINK_DOWN_MS / 1000} s (the sources' sends dropped)`,
   begin(t) {
     const faults = t.landscape.runtime!.brokerFaults;
     const before = faults.counts().refused;
@@ -166,7 +175,7 @@ const sinkDown: Fault = {
       on = false;
     };
     faults.set({ refuseIngress: true });
-    const timer = setTimeout(off, t.windowMs);
+    const timer = setTimeout(off, Math.min(SINK_DOWN_MS, t.windowMs));
     return Promise.resolve(() => {
       clearTimeout(timer);
       off();

@@ -102,6 +102,8 @@ async function startDrillLandscape(o: RunOptions, dir: string, redis: TestRedis)
     dataDir: join(dir, 'data'),
     audit: true,
     runtime: {
+      // every folder, also the opt-in knative/optional/: seed-status gives the drill's plain seeds
+      // their sizes (seedStatusConfig); the fixtures (gardenlet) size only the managed seeds, alike
       knativeDirs: [join(o.repoRoot, 'knative')],
       functionsDirs: [join(o.repoRoot, 'functions')],
       configDir: join(dir, 'config'),
