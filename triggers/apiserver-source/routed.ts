@@ -7,7 +7,8 @@
  * service's own ingress, which is also where functions send what they emit (their K_SINK).
  *
  * The pure parts (`parseFunctionUrlTemplate`, `routedResolver`, `sinkFromRefs`) are table-tested;
- * `startRoutedService` wires them to the broker, the ingress and the sources.
+ * `startRoutedService` wires them to the broker, the ingress and the sources, and runs the
+ * PingSources whose sink is a Broker (the families' resyncs, ./routed-pings.ts).
  */
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -25,7 +26,9 @@ import {
   type DestinationRef,
 } from '../broker/index.js';
 import { writeBrokerState } from '../broker/dlq-cli.js';
+import { startPingSources } from '../ping-source/index.js';
 import { loadSourceSpecs, startService, type Service } from './main.js';
+import { loadBrokerPingSources } from './routed-pings.js';
 import type { SinkResolver } from './source.js';
 import type { SourceSpec } from './types.js';
 
@@ -157,6 +160,13 @@ export async function startRoutedService(o: RoutedServiceOptions): Promise<Route
       ingressUrl: ingress.url,
       ...(token ? { ingressToken: token } : {}),
     });
+  const pings = await loadBrokerPingSources(o.manifestDir, resolve);
+  if (pings.problems.length > 0) {
+    await stopBrokers(ingress, brokers);
+    throw new Error(`${o.manifestDir}: ${pings.problems.join('; ')}`);
+  }
+  // the families' resyncs (PingSources whose sink is a Broker): run here, fanned out by the Triggers
+  const pingSources = startPingSources(pings.specs, { fetch: ingressFetch, log: o.logger });
   let sources: Service;
   try {
     sources = await startService({
@@ -167,6 +177,7 @@ export async function startRoutedService(o: RoutedServiceOptions): Promise<Route
       ...(token ? { sourceOptions: { fetch: ingressFetch } } : {}),
     });
   } catch (err) {
+    await pingSources.stop();
     await stopBrokers(ingress, brokers);
     throw err;
   }
@@ -175,6 +186,7 @@ export async function startRoutedService(o: RoutedServiceOptions): Promise<Route
     brokers: brokers.map((b) => b.key),
     triggers: manifests.triggers.length,
     sources: specs.length,
+    pingSources: pings.specs.map((p) => `${p.namespace}/${p.name}`),
   });
   return {
     ingressUrl: ingress.url,
@@ -182,6 +194,7 @@ export async function startRoutedService(o: RoutedServiceOptions): Promise<Route
     sources,
     registry,
     stop: async () => {
+      await pingSources.stop();
       await sources.stop();
       await stopBrokers(ingress, brokers);
     },
