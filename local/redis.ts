@@ -6,6 +6,12 @@
  *   let redis: TestRedis;
  *   beforeAll(async () => { redis = await startRedis(); });
  *   afterAll(async () => { await redis.stop(); });
+ *
+ * redis-server runs under a small node keeper in a process group of its own: Ctrl-C in the
+ * terminal of `npm start` (SIGINT to the foreground process group) does not reach it, so it stays
+ * up until the landscape stops it, after the functions finished their work; the keeper has an
+ * IPC channel to its starter and kills redis-server when that closes (the starter was killed
+ * outright), so no redis-server outlives it. SIGTERM to the keeper is passed on.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -68,9 +74,26 @@ async function waitForPing(port: number, child: ChildProcess, timeoutMs: number)
   throw new Error(`redis-server on port ${port} did not answer PING within ${timeoutMs} ms`);
 }
 
+/** `node -e KEEPER <binary> <args...>`: runs redis-server until SIGTERM or until its starter is gone. */
+const KEEPER = `
+const { spawn } = require('node:child_process');
+const [binary, ...args] = process.argv.slice(1);
+const redis = spawn(binary, args, { stdio: 'ignore' });
+redis.on('error', () => process.exit(127));
+redis.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+process.on('SIGTERM', () => redis.kill('SIGTERM'));
+process.on('SIGINT', () => undefined);
+process.on('disconnect', () => redis.kill('SIGKILL'));
+process.channel?.unref();
+`;
+
 function spawnRedis(binary: string, port: number): ChildProcess {
   const args = ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1'];
-  const child = spawn(binary, args, { stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', KEEPER, binary, ...args], {
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    detached: true,
+  });
+  child.channel?.unref();
   child.on('error', () => undefined);
   return child;
 }
@@ -79,7 +102,14 @@ async function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 1000);
+  // the keeper leads its own process group: SIGKILL to the group takes redis-server with it
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }, 1000);
   await exited;
   clearTimeout(timer);
 }

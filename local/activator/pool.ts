@@ -198,6 +198,8 @@ export class FunctionPool {
     });
     slot.replica = replica;
     this.deps.pods?.created(this.service, slot.id, replica.pid).catch((err: unknown) => {
+      // a replica stopped with the landscape may lose its Pod before the Pod is complete
+      if (this.draining || this.stopped) return;
       this.deps.log('warn', 'could not create the Pod of a replica', { pod: slot.id, error: String(err) });
     });
     this.emitReplicas();
@@ -245,13 +247,14 @@ export class FunctionPool {
 
   private exited(slot: Slot, info: { code: number | null; signal: NodeJS.Signals | null }): void {
     this.deps.pods?.deleted(this.service, slot.id).catch(() => undefined);
-    if (slot.state === 'starting') {
+    if (slot.state === 'starting' && !this.draining) {
       this.startFailed(slot, new Error(`exited before serving (code ${info.code}, signal ${info.signal})`));
       this.emitReplicas();
       return;
     }
     this.slots.delete(slot.id);
-    if (slot.state === 'ready') {
+    // while the landscape stops, a replica that exits is not replaced: nothing to warn about
+    if (slot.state === 'ready' && !this.draining && !this.stopped) {
       this.deps.log('warn', 'replica exited; it will be replaced when needed', {
         function: this.service.name,
         pod: slot.id,

@@ -3,12 +3,27 @@
  * PORT=0; it is ready when it prints its "serving" line (with the port it got). Requests are
  * forwarded over one keep-alive agent. Its stdout/stderr lines go to the log sink. `exited`
  * resolves when the process is gone, whatever the cause.
+ *
+ * The process runs in a process group of its own, as a container runs apart from the kubelet:
+ * Ctrl-C in the terminal of `npm start` (SIGINT to the foreground process group) reaches the
+ * landscape only, which stops the replicas in order (SIGTERM: the request in flight is finished)
+ * after the sources and before Redis. So that a replica never outlives a landscape that was
+ * killed outright, it has an IPC channel to the landscape and exits when that closes (ORPHAN_GUARD,
+ * loaded before the bundle). Upstream: the kubelet stops a Pod's containers with SIGTERM and the
+ * grace period (pkg/kubelet/kuberuntime/kuberuntime_container.go killContainer).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { createInterface } from 'node:readline';
 
 export type LogStream = 'stdout' | 'stderr';
+
+/**
+ * Loaded into every replica (`node --import`): exits when the IPC channel to the landscape closes
+ * (the landscape is gone), without keeping the replica alive by itself.
+ */
+export const ORPHAN_GUARD =
+  'data:text/javascript,process.on("disconnect",()=>process.exit(1));process.channel?.unref();';
 export type LineSink = (stream: LogStream, line: string) => void;
 
 export interface ReplicaOptions {
@@ -82,10 +97,13 @@ export class Replica {
 
   constructor(o: ReplicaOptions) {
     this.id = o.id;
-    this.child = spawn(process.execPath, [...(o.nodeArgs ?? []), o.entry], {
+    this.child = spawn(process.execPath, [...(o.nodeArgs ?? []), '--import', ORPHAN_GUARD, o.entry], {
       env: { ...o.env, PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      detached: true,
     });
+    // the channel is the replica's lifeline only: it neither keeps the landscape running
+    this.child.channel?.unref();
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };

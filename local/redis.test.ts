@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { scaled, sleep, until } from '../test/support/timing.js';
+import { ping, startRedis } from './redis.js';
+
+/** A process of its own (a process group too, as `npm start` in a terminal) that starts Redis and ignores SIGINT. */
+async function starter(): Promise<{ child: ChildProcess; port: number }> {
+  const script = `
+    import { startRedis } from ${JSON.stringify(fileURLToPath(new URL('./redis.ts', import.meta.url)))};
+    process.on('SIGINT', () => undefined);
+    const r = await startRedis();
+    console.log(r.port);
+    setInterval(() => undefined, 1000);
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (l) => resolve(Number(l)));
+    child.once('exit', (code) => reject(new Error(`the starter exited (${code}) before redis served`)));
+  });
+  return { child, port };
+}
+
+describe('startRedis: redis-server under a keeper in a process group of its own', () => {
+  it('stop() stops it', async () => {
+    const redis = await startRedis();
+    expect(await ping(redis.port)).toBe(true);
+    await redis.stop();
+    expect(await ping(redis.port)).toBe(false);
+  });
+
+  it(
+    'Ctrl-C (SIGINT to the starter’s process group) does not reach it; a starter killed outright takes it along',
+    async () => {
+      const { child, port } = await starter();
+      try {
+        expect(await ping(port)).toBe(true);
+        process.kill(-child.pid!, 'SIGINT');
+        // redis-server shuts down on SIGINT within milliseconds; it is still there
+        await sleep(500);
+        expect(await ping(port)).toBe(true);
+      } finally {
+        child.kill('SIGKILL');
+      }
+      await until('redis-server gone with its starter', async () => ((await ping(port)) ? undefined : true));
+    },
+    scaled(30_000),
+  );
+});
