@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildEvent, type FetchLike } from '../../shared/events/index.js';
 import { createLogger } from '../../shared/log/index.js';
+import { FunctionNotReadyError } from '../../shared/function/index.js';
 import { loadConfig } from './config.js';
 import { createCheckInstance } from './handler.js';
 
@@ -67,7 +68,6 @@ describe('responsibility-check emit', () => {
   it('sends K_SINK_TOKEN as a bearer token', async () => {
     const { seen, instance } = setup({ K_SINK_TOKEN: TOKEN });
     const r = await instance.ready();
-    if (!r.ok) throw new Error('config not ok');
     expect(r.config.sinkToken).toBe(TOKEN);
     await r.deps.send(event);
     expect(seen).toEqual([`Bearer ${TOKEN}`]);
@@ -76,7 +76,6 @@ describe('responsibility-check emit', () => {
   it('sends no Authorization header without K_SINK_TOKEN (Knative)', async () => {
     const { seen, instance } = setup({});
     const r = await instance.ready();
-    if (!r.ok) throw new Error('config not ok');
     await r.deps.send(event);
     expect(seen).toEqual([null]);
   });
@@ -84,13 +83,14 @@ describe('responsibility-check emit', () => {
   it('never puts the token into a log line or an error', async () => {
     const refused = setup({ K_SINK_TOKEN: TOKEN }, 401);
     const r = await refused.instance.ready();
-    if (!r.ok) throw new Error('config not ok');
     const err = await r.deps.send(event).catch((e: unknown) => e);
     expect(String(err)).toMatch(/HTTP 401/);
     expect(String(err)).not.toContain(TOKEN);
     r.log.info('config', { config: r.config });
     const bad = setup({ K_SINK_TOKEN: TOKEN, K_SINK: 'not a url' });
-    expect((await bad.instance.ready()).ok).toBe(false);
+    const notReady = await bad.instance.ready().catch((e: unknown) => e);
+    expect(notReady).toBeInstanceOf(FunctionNotReadyError);
+    expect(String(notReady)).not.toContain(TOKEN);
     const lines = [...refused.lines, ...bad.lines];
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(line).not.toContain(TOKEN);
