@@ -12,6 +12,7 @@ import {
   type RedisHandle,
 } from '../../../shared/cache/index.js';
 import { freePort, startRedis, type TestRedis } from '../../support/redis.js';
+import { scaled } from '../../support/timing.js';
 
 let server: TestRedis;
 let handle: RedisHandle;
@@ -92,16 +93,20 @@ describe('JSON with TTL against a private redis-server', () => {
 });
 
 describe('Redis down', () => {
-  it('fails fast with a typed error when nothing listens', async () => {
-    const port = await freePort();
-    const h = lazyRedis({ url: `redis://user:hunter2@127.0.0.1:${port}`, connectTimeoutMs: 500 });
-    const started = Date.now();
-    const err: unknown = await h.get().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RedisUnavailableError);
-    expect((err as Error).message).not.toContain('hunter2');
-    expect(Date.now() - started).toBeLessThan(2000);
-    await h.close();
-  });
+  // "fast": it gives up after its connect timeout instead of retrying; the test's own limit
+  // (scaled for a loaded machine) is the bound, not a wall-clock assertion
+  it(
+    'fails fast with a typed error when nothing listens',
+    async () => {
+      const port = await freePort();
+      const h = lazyRedis({ url: `redis://user:hunter2@127.0.0.1:${port}`, connectTimeoutMs: 500 });
+      const err: unknown = await h.get().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RedisUnavailableError);
+      expect((err as Error).message).not.toContain('hunter2');
+      await h.close();
+    },
+    scaled(5_000),
+  );
 
   it('fails commands fast while the server is down and reconnects after a restart', async () => {
     const own = await startRedis();
