@@ -14,6 +14,7 @@ import { createLogger } from '../../../shared/log/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
 import { checkHandler, createCheckInstance } from '../../../functions/responsibility-check/handler.js';
 import { createTriggerInstance, triggerHandler } from '../../../functions/deployitem-trigger/handler.js';
+import { triggerListed } from '../../../functions/deployitem-trigger/trigger.js';
 
 const NS = 'resp';
 const log = createLogger({ name: 'test', level: 'error' });
@@ -169,4 +170,41 @@ it('writes nothing when the job trigger is switched off by its config', async ()
   expect(after.metadata?.annotations?.['landscaper.gardener.cloud/deployer-type']).toBe(
     'landscaper.gardener.cloud/mock',
   );
+});
+
+const RESYNC_PING = {
+  type: 'dev.knative.sources.ping',
+  source: '/apis/v1/namespaces/landscape-system/pingsources/deployers-resync',
+};
+
+it('a resync (the deployers-resync ping) hands out one job to every item that needs one', async () => {
+  await item('resync-a', 'landscaper.gardener.cloud/mock');
+  await item('resync-b', 'landscaper.gardener.cloud/kubernetes-manifest');
+  const on = triggerHandler(createTriggerInstance({ env: () => ({ KUBECONFIG: kubeconfig }), log }));
+  await on(RESYNC_PING);
+  const jobs = async (): Promise<(string | undefined)[]> =>
+    Promise.all(
+      ['resync-a', 'resync-b'].map(
+        async (n) => (await client.get<DeployItem>(GVK.DeployItem, NS, n)).status?.jobID,
+      ),
+    );
+  const first = await jobs();
+  expect(first.every((j) => typeof j === 'string' && j !== '')).toBe(true);
+  await on(RESYNC_PING); // the job is not finished: nothing new is handed out
+  expect(await jobs()).toEqual(first);
+});
+
+it('a listed item that changed since the list is decided again from a fresh read', async () => {
+  const listed = await item('resync-stale', 'landscaper.gardener.cloud/mock');
+  await client.mergePatch(
+    GVK.DeployItem,
+    { namespace: NS, name: 'resync-stale' },
+    { metadata: { labels: { moved: 'yes' } } },
+  );
+  const deps = { client, now: () => new Date(), newId: () => 'job-1', log };
+  const config = { enabled: true, ensureDefaultContext: false, logLevel: 'info' as const };
+  await triggerListed(deps, config, listed); // 409 on the stale resourceVersion, then a fresh read
+  const after = await client.get<DeployItem>(GVK.DeployItem, NS, 'resync-stale');
+  expect(after.status?.jobID).toBe('job-1');
+  expect(after.metadata?.labels).toEqual({ moved: 'yes' });
 });
