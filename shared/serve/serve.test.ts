@@ -37,19 +37,19 @@ function post(port: number, agent: http.Agent): Promise<number> {
 
 it('close() lets the in-flight request finish, then drops its kept-alive connection at once', async () => {
   const serving = await serveFunction({ name: 'serve-test-slow', port: 0, host: '127.0.0.1' });
+  // a keep-alive timeout and a grace far beyond the test's limit: close() resolves within the
+  // limit only if it drops the idle kept-alive connection itself (no wall-clock assertion)
+  serving.server.keepAliveTimeout = 3_600_000;
   const agent = new http.Agent({ keepAlive: true });
   try {
     const inFlight = post(serving.port, agent);
     await new Promise((r) => setTimeout(r, 50));
-    const started = Date.now();
-    await serving.close();
-    // the request was answered, and close() did not wait for the 5 s keep-alive timeout
+    await serving.close(3_600_000);
     expect(await inFlight).toBe(204);
-    expect(Date.now() - started).toBeLessThan(3_000);
   } finally {
     agent.destroy();
   }
-});
+}, 30_000);
 
 ff.cloudEvent('serve-test-ok', () => undefined);
 ff.cloudEvent('serve-test-throws', () => {
