@@ -22,7 +22,7 @@ import {
   resourcePath,
   type KubeClient,
 } from '../../../shared/kube/index.js';
-import { pending } from '../../../shared/requeue/index.js';
+import { pending, queueKey } from '../../../shared/requeue/index.js';
 import {
   createManagedSeedSetInstance,
   runManagedSeedSetEvent,
@@ -463,5 +463,24 @@ describe('events and requeues', () => {
     });
     expect(held).toEqual([expect.objectContaining({ outcome: 'locked', requeueAfterMs: 1000 })]);
     await client.del(LOCKS.key('lease', NS, 'seeds'));
+  });
+});
+
+describe('resync', () => {
+  it('the seedmanagement-resync ping requeues every set now (each then gets an invocation of its own)', async () => {
+    await client.del(queueKey('managedseedset'));
+    const sets = (await kube.list<{ metadata: { name?: string } }>(GVK.ManagedSeedSet, NS)).items;
+    expect(sets.length).toBeGreaterThan(0);
+    const results = await runManagedSeedSetEvent(instance, {
+      specversion: '1.0',
+      id: 'ping-1',
+      source: '/apis/v1/namespaces/landscape-system/pingsources/seedmanagement-resync',
+      type: 'dev.knative.sources.ping',
+      data: { job: 'resync', family: 'seedmanagement' },
+    });
+    expect(results).toEqual([]); // no pass here: each set is requeued instead
+    const queued = await pending(client, 'managedseedset');
+    for (const s of sets)
+      expect(queued).toContainEqual(expect.objectContaining({ namespace: NS, name: s.metadata.name }));
   });
 });
