@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseDuration } from '../../shared/cache/index.js';
 import { FAULT_NAMES, FAULTS, isFaultName, type FaultName } from './faults.js';
 import { runDrill, stopActiveRuns, type RunResult } from './run.js';
-import { passed, renderReport } from './table.js';
+import { passed, renderReport, renderTable } from './table.js';
 import type { DrillScale } from './types.js';
 
 export const SCALES = {
@@ -158,6 +158,8 @@ async function main(): Promise<void> {
         log,
       }),
     );
+    // the table so far, so a drill stopped early still shows what it found
+    log(`after run ${i + 1}/${runs.length}:\n${renderTable(results)}`);
   }
   const descriptions = Object.fromEntries(Object.values(FAULTS).map((f) => [f.name, f.description]));
   console.log(renderReport(results, descriptions));
