@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { resyncSchedule, withResyncInterval } from './resync-schedule.js';
+import { pingSpecs, resyncSchedule, withResyncInterval } from './resync-schedule.js';
 
 describe('resyncSchedule', () => {
   it.each([
@@ -50,5 +50,49 @@ describe('withResyncInterval', () => {
     expect(withResyncInterval(other, 10_000)).toBe(other);
     const resync = ping({ 'landscape.dev/resync': 'true' });
     expect(withResyncInterval(resync, undefined)).toBe(resync);
+  });
+});
+
+describe('pingSpecs', () => {
+  const doc = (name: string, labels: Record<string, string>, embedded?: string): Record<string, unknown> => ({
+    apiVersion: 'sources.knative.dev/v1',
+    kind: 'PingSource',
+    metadata: {
+      name,
+      namespace: 'landscape-system',
+      labels,
+      ...(embedded ? { annotations: { 'landscape.dev/embedded-schedule': embedded } } : {}),
+    },
+    spec: {
+      schedule: '*/5 * * * *',
+      sink: { ref: { apiVersion: 'eventing.knative.dev/v1', kind: 'Broker', name: 'default' } },
+    },
+  });
+  const resolve = (ref: { kind: string; name: string }): string | undefined =>
+    ref.kind === 'Broker' ? `http://ingress/${ref.name}` : undefined;
+  const set = {
+    pingSources: [
+      doc('deployers-resync', { 'landscape.dev/resync': 'true' }, '*/30 * * * * *'),
+      doc('requeue-tick', {}, '* * * * * *'),
+    ],
+  };
+
+  it('embedded schedules, and the resync interval for the resync PingSources only', () => {
+    const r = pingSpecs(set, resolve, 5_000);
+    expect(r.problems).toEqual([]);
+    expect(r.specs.map((s) => [s.name, s.schedule, s.sink])).toEqual([
+      ['deployers-resync', '*/5 * * * * *', 'http://ingress/default'],
+      ['requeue-tick', '* * * * * *', 'http://ingress/default'],
+    ]);
+    expect(pingSpecs(set, resolve, undefined).specs.map((s) => s.schedule)).toEqual([
+      '*/30 * * * * *',
+      '* * * * * *',
+    ]);
+  });
+
+  it('lists a sink it cannot resolve as a problem', () => {
+    const r = pingSpecs(set, () => undefined, undefined);
+    expect(r.specs).toEqual([]);
+    expect(r.problems).toHaveLength(2);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * `npm start -- --resync-interval <duration>`: the schedule of the resync PingSources (label
+ * The schedules of the embedded landscape's PingSources (`pingSpecs`): each one's
+ * `landscape.dev/embedded-schedule`, and `npm start -- --resync-interval <duration>` for the resync PingSources (label
  * `landscape.dev/resync: "true"`, knative/<family>/resync.yaml) in the embedded landscape, which
  * runs six-field cron (seconds first, croner) where Knative has one-minute granularity. Pure.
  *
@@ -8,6 +9,10 @@
  * each minute, as cron does), whole minutes `0 *\/M * * * *`, whole hours `0 0 *\/H * * *`, whole
  * days `0 0 0 *\/D * *`. Anything else is rounded to the nearest whole unit below it.
  */
+
+import type { DestinationRef } from '../../triggers/broker/index.js';
+import { toSpec, type PingSourceSpec, type SinkRef } from '../../triggers/ping-source/index.js';
+import { withEmbeddedSchedule, type KnativeSet } from './manifests.js';
 
 /** The label that marks a PingSource as a family's resync. */
 export const RESYNC_LABEL = 'landscape.dev/resync';
@@ -39,4 +44,23 @@ export function withResyncInterval(
 ): Record<string, unknown> {
   if (intervalMs === undefined || !isResyncPingSource(doc)) return doc;
   return { ...doc, spec: { ...(doc.spec as object), schedule: resyncSchedule(intervalMs) } };
+}
+
+/** Every PingSource of the manifests with its embedded schedule (and the resync interval); every problem. */
+export function pingSpecs(
+  set: Pick<KnativeSet, 'pingSources'>,
+  resolve: (ref: DestinationRef) => string | undefined,
+  resyncIntervalMs: number | undefined,
+): { specs: PingSourceSpec[]; problems: string[] } {
+  const specs: PingSourceSpec[] = [];
+  const problems: string[] = [];
+  for (const doc of set.pingSources) {
+    const r = toSpec(withResyncInterval(withEmbeddedSchedule(doc), resyncIntervalMs), {
+      allowSeconds: true,
+      resolveRef: (ref: SinkRef, namespace: string) => resolve({ ...ref, namespace }),
+    });
+    problems.push(...r.problems.map((p) => `PingSource ${p}`));
+    if (r.spec) specs.push(r.spec);
+  }
+  return { specs, problems };
 }

@@ -30,22 +30,16 @@ import {
   triggerKey,
   withIngressAuth,
   type BrokerMetrics,
-  type DestinationRef,
   type RunningIngress,
 } from '../../triggers/broker/index.js';
-import {
-  startPingSources,
-  toSpec,
-  type PingSourceSpec,
-  type SinkRef,
-} from '../../triggers/ping-source/index.js';
+import { startPingSources } from '../../triggers/ping-source/index.js';
 import type { FetchLike } from '../../shared/events/index.js';
 import { Activator, ApiPods, FunctionLogs, replicaEnv, type ActivatorOverrides } from '../activator/index.js';
 import { bundleFunction } from '../bundle.js';
 import { writeBrokerState } from '../../triggers/broker/dlq-cli.js';
 import { findBinary, redisNotInstalled, startRedis, type TestRedis } from '../redis.js';
-import { loadKnative, withEmbeddedSchedule, type KnativeSet } from './manifests.js';
-import { withResyncInterval } from './resync-schedule.js';
+import { loadKnative, type KnativeSet } from './manifests.js';
+import { pingSpecs } from './resync-schedule.js';
 import { statusRows, type FunctionRow, type TriggerCounts } from './status.js';
 import { GVK } from '../../shared/api/gvk.js';
 
@@ -242,24 +236,6 @@ interface Urls {
   ingress: string;
   /** The ingress's bearer token (known before the ingress listens). */
   token: string;
-}
-
-function pingSpecs(
-  set: KnativeSet,
-  resolve: (ref: DestinationRef) => string | undefined,
-  resyncIntervalMs: number | undefined,
-): { specs: PingSourceSpec[]; problems: string[] } {
-  const specs: PingSourceSpec[] = [];
-  const problems: string[] = [];
-  for (const doc of set.pingSources) {
-    const r = toSpec(withResyncInterval(withEmbeddedSchedule(doc), resyncIntervalMs), {
-      allowSeconds: true,
-      resolveRef: (ref: SinkRef, namespace: string) => resolve({ ...ref, namespace }),
-    });
-    problems.push(...r.problems.map((p) => `PingSource ${p}`));
-    if (r.spec) specs.push(r.spec);
-  }
-  return { specs, problems };
 }
 
 export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
