@@ -151,6 +151,27 @@ async function settleAll(ctx: DrillContext, work: Workload[], timeoutMs: number)
   return true;
 }
 
+/** No delivery retried or dead-lettered for this long: no retry chain is still running (backoff <= 8 s). */
+const RETRIES_QUIET_MS = 10_000;
+const RETRIES_QUIET_TIMEOUT_MS = 90_000;
+
+/**
+ * Waits until the brokers' retries have been quiet for RETRIES_QUIET_MS (bounded), so an event
+ * still being retried at the end state is counted once it is dead-lettered, not missed.
+ */
+async function retriesQuiet(l: Landscape): Promise<void> {
+  const deadline = Date.now() + RETRIES_QUIET_TIMEOUT_MS;
+  let last = -1;
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    const rows = (await l.runtime?.status()) ?? [];
+    const n = rows.reduce((sum, r) => sum + r.retried + r.deadLettered, 0);
+    if (n !== last) [last, since] = [n, Date.now()];
+    if (Date.now() - since >= RETRIES_QUIET_MS) return;
+    await sleep(1000);
+  }
+}
+
 async function deadLetters(stateDir: string): Promise<string[]> {
   const out: string[] = [];
   for (const store of await storesIn(join(stateDir, 'dlq'))) {
@@ -252,6 +273,7 @@ export async function runDrill(o: RunOptions): Promise<RunResult> {
     const settled = await settleAll(ctx, work, o.settleTimeoutMs);
     const recoveryMs = settled ? Date.now() - offAt : undefined;
     const checks = await Promise.all(work.map((w) => w.check(ctx)));
+    await retriesQuiet(l);
     const stateDir = join(dir, 'state');
     const lost = [...checks.flatMap((c) => c.lost), ...(await deadLetters(stateDir))];
     const records = auditRecords(l);
