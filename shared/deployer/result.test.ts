@@ -14,7 +14,7 @@ import {
   withLastError,
 } from './result.js';
 import type { StepResult } from './types.js';
-import { DeployerError, ProgressingTimeoutError } from './types.js';
+import { DeployerError, NotYetError, ProgressingTimeoutError } from './types.js';
 
 const NOW = new Date('2024-05-01T12:00:00Z');
 const T = '2024-05-01T12:00:00Z';
@@ -165,6 +165,25 @@ describe('applyError', () => {
       lastTransitionTime: T,
       lastUpdateTime: T,
     });
+  });
+
+  it.each<[boolean, string]>([
+    [false, 'Progressing'],
+    [true, 'Deleting'],
+  ])('a NotYetError (deleting %s): phase %s, its providerStatus, lastError, retry', (deleting, phase) => {
+    const init: DeployItemStatus = { ...running, phase: deleting ? 'InitDelete' : 'Init' };
+    const error = new NotYetError('ApplyObjects', 'ApplyNewObject', 'namespaces "x" not found', {
+      managedResources: [{ resource: { name: 'a' } }],
+    });
+    const out = applyError(init, error, NOW, deleting);
+    expect(out).toMatchObject({ finished: false, requeueAfterMs: RETRY_AFTER_ERROR_MS });
+    expect(out.status.phase).toBe(phase);
+    expect(out.status.providerStatus).toEqual({ managedResources: [{ resource: { name: 'a' } }] });
+    expect(out.status.lastError).toMatchObject({ operation: 'ApplyObjects', reason: 'ApplyNewObject' });
+    expect(out.status.lastError?.codes).toBeUndefined();
+    expect(applyError(init, new NotYetError('A', 'B', 'c'), NOW, deleting).status.providerStatus).toBe(
+      init.providerStatus,
+    );
   });
 });
 

@@ -22,6 +22,10 @@ export interface ErrorInfo {
   reason: string;
   message: string;
   codes?: readonly ErrorCode[];
+  /** Not yet (NotYetError): the phase becomes Progressing / Deleting. */
+  progressing?: boolean;
+  /** Not yet (NotYetError): the providerStatus of what the step got done. */
+  providerStatus?: Record<string, unknown>;
 }
 
 /** A Kubernetes Event the runtime records on the item (upstream: a Warning for every error). */
@@ -107,7 +111,8 @@ function outcome(status: DeployItemStatus, extra: Partial<StepOutcome> = {}): St
 
 /**
  * A failed step: record the error; an unrecoverable code ends the job in Failed (DeleteFailed
- * while deleting); otherwise the phase stays and the runtime retries after RETRY_AFTER_ERROR_MS.
+ * while deleting); otherwise the phase stays and the runtime retries after RETRY_AFTER_ERROR_MS
+ * (a NotYetError: the phase becomes Progressing / Deleting, its providerStatus is taken over).
  * Always a Warning Event.
  */
 export function applyError(
@@ -121,7 +126,14 @@ export function applyError(
   if (hasUnrecoverableCode(error.codes)) {
     return outcome(withPhase(withError, failedPhase(deleting), now), { event });
   }
-  return outcome(withError, { event, requeueAfterMs: RETRY_AFTER_ERROR_MS });
+  const next = error.progressing ? notYetStatus(withError, error, deleting) : withError;
+  return outcome(next, { event, requeueAfterMs: RETRY_AFTER_ERROR_MS });
+}
+
+function notYetStatus(status: DeployItemStatus, error: ErrorInfo, deleting: boolean): DeployItemStatus {
+  const next: DeployItemStatus = { ...status, phase: deleting ? 'Deleting' : 'Progressing' };
+  if (error.providerStatus !== undefined) next.providerStatus = structuredClone(error.providerStatus);
+  return next;
 }
 
 function withStepFields(status: DeployItemStatus, result: StepResult): DeployItemStatus {

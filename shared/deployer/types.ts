@@ -51,6 +51,25 @@ export class DeployerError extends Error {
   }
 }
 
+/**
+ * A step that could not finish yet because something it needs does not exist yet (upstream: the
+ * manifest deployer's create into a namespace that is not there, a kind discovery does not know
+ * yet). Recoverable: recorded as lastError, the phase becomes Progressing (Deleting while
+ * deleting), `providerStatus` (what the step did get done) is taken over, and the item is
+ * requeued until it works or the progressing timeout fires.
+ */
+export class NotYetError extends DeployerError {
+  readonly progressing = true;
+  constructor(
+    operation: string,
+    reason: string,
+    message: string,
+    readonly providerStatus?: Record<string, unknown>,
+  ) {
+    super(operation, reason, message);
+  }
+}
+
 /** Thrown by `checkpoint` when the progressing timeout has passed (the runtime ends the job Failed). */
 export class ProgressingTimeoutError extends DeployerError {
   constructor(checkpoint: string) {
