@@ -18,6 +18,7 @@ import {
 import { createKubeClient } from '../../shared/kube/index.js';
 import { FUNCTION_NAME, loadConfig, type ProbeTickConfig } from './config.js';
 import { podName } from '../../shared/function/pod.js';
+import { createDiscoveryMapper } from './discovery.js';
 import { runTick, type TickDeps, type TickSummary } from './tick.js';
 
 export { FUNCTION_NAME } from './config.js';
@@ -40,12 +41,14 @@ export function createProbeTickInstance(
         // replica stops within its grace period instead of being killed mid-write.
         const stopping = new AbortController();
         process.once('SIGTERM', () => stopping.abort());
+        const seed = createKubeClient(hostKubeConfig(env), {
+          fieldManager: 'dependency-watchdog-prober',
+          keepAlive: true,
+          retryTransient: true,
+        });
         return {
-          seed: createKubeClient(hostKubeConfig(env), {
-            fieldManager: 'dependency-watchdog-prober',
-            keepAlive: true,
-            retryTransient: true,
-          }),
+          seed,
+          mapper: createDiscoveryMapper(overrides.seed ?? seed, { now: () => Date.now() }),
           shootClient: (kc) => createKubeClient(kc),
           redis: () => handle.get(),
           handle,

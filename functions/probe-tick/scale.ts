@@ -4,9 +4,12 @@
  * for spec.replicas, the object for status.readyReplicas while waiting), runs the due operations
  * (merge patches of annotations, the scale subresource within the resource's timeout), records a
  * Normal Event on each scaled resource, and hands back the flow to keep (or its end).
+ * A dependent may be of any kind with a scale subresource: its resource is found through the
+ * seed's discovery (./discovery.ts), as upstream's scaler does with a RESTMapper
+ * (dependency-watchdog internal/prober/scaler/scale.go, internal/util/k8shelper.go).
  */
 import { randomBytes } from 'node:crypto';
-import { GVK, type GroupVersionKind } from '../../shared/api/gvk.js';
+import { GVK } from '../../shared/api/gvk.js';
 import { ContentTypes, isNotFound, resourcePath, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import type { ProberConfig } from '../../shared/watchdog/config.js';
@@ -29,9 +32,12 @@ import {
   type ScalableResource,
   type ScaleOperation,
 } from '../../shared/watchdog/scaler.js';
+import type { ScaleMapper } from './discovery.js';
 
 export interface ScaleDeps {
   seed: KubeClient;
+  /** kind + apiVersion → the resource with a scale subresource (discovery of the seed, ./discovery.ts). */
+  mapper: ScaleMapper;
   log: Logger;
   now: () => number;
 }
@@ -43,15 +49,6 @@ export type FlowPass =
 
 /** Passes through levels / waits that are due at once, bounded so a pass always ends. */
 const MAX_ROUNDS = 16;
-
-const SCALABLE: readonly GroupVersionKind[] = [GVK.Deployment, GVK.StatefulSet];
-
-/** The kind of a dependent, as a RESTMapper would find it (known scalable kinds only). */
-export function scalableGvk(r: Pick<ScalableResource, 'apiVersion' | 'kind'>): GroupVersionKind {
-  const found = SCALABLE.find((g) => g.kind === r.kind && (r.apiVersion ?? g.apiVersion) === g.apiVersion);
-  if (!found) throw new Error(`no matches for kind "${r.kind}" in version "${r.apiVersion ?? ''}"`);
-  return found;
-}
 
 interface Ctx {
   deps: ScaleDeps;
@@ -70,7 +67,7 @@ async function readWorkload(
   ctx: Ctx,
   r: ScalableResource,
 ): Promise<{ observed: ObservedResource; uid?: string }> {
-  const gvk = scalableGvk(r);
+  const gvk = await ctx.deps.mapper(r);
   const object = await ctx.deps.seed.get<Workload>(gvk, ctx.namespace, r.name);
   const scale = await ctx.deps.seed.request({
     method: 'GET',
@@ -110,7 +107,7 @@ async function observeReady(ctx: Ctx, r: ScalableResource): Promise<number | und
     const obj = await ctx.deps.seed.get<{
       metadata?: { name?: string };
       status?: { readyReplicas?: number };
-    }>(scalableGvk(r), ctx.namespace, r.name);
+    }>(await ctx.deps.mapper(r), ctx.namespace, r.name);
     return obj.status?.readyReplicas ?? 0;
   } catch (err) {
     if (isNotFound(err)) return 0;
@@ -119,7 +116,7 @@ async function observeReady(ctx: Ctx, r: ScalableResource): Promise<number | und
 }
 
 async function runOperation(ctx: Ctx, r: ScalableResource, op: ScaleOperation): Promise<void> {
-  const gvk = scalableGvk(r);
+  const gvk = await ctx.deps.mapper(r);
   const ref = { namespace: ctx.namespace, name: r.name };
   if (op.op === 'patch-annotations') {
     await ctx.deps.seed.mergePatch(gvk, ref, { metadata: { annotations: op.annotations } });
