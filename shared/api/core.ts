@@ -3,7 +3,15 @@
  * seed management and the dependency watchdog use (specs/seed-management.md,
  * specs/dependency-watchdog.md). On a real garden cluster gardener-apiserver serves this group.
  */
-import type { KubeObject, LabelSelector, ObjectMeta, Quantity, Time, TypedObject } from './meta.js';
+import type {
+  KubeObject,
+  LabelSelector,
+  ObjectMeta,
+  ObjectReference,
+  Quantity,
+  Time,
+  TypedObject,
+} from './meta.js';
 
 export const GARDENER_CORE_GROUP = 'core.gardener.cloud';
 export const GARDENER_CORE_VERSION = 'v1beta1';
@@ -142,9 +150,54 @@ export interface SeedSpec {
   taints?: Taint[];
   backup?: { provider: string; region?: string; [field: string]: unknown } | null;
   ingress?: { domain: string; controller?: { kind: string } };
-  dns?: Record<string, unknown>;
-  networks?: Record<string, unknown>;
+  dns?: SeedDNS;
+  networks?: SeedNetworks;
   accessRestrictions?: AccessRestrictionWithOptions[];
+}
+
+/** A DNS provider of a seed's internal or default domains (upstream SeedDNSProviderConfig). */
+export interface SeedDNSProviderConfig {
+  type: string;
+  domain: string;
+  zone?: string;
+  credentialsRef?: ObjectReference;
+}
+
+/** Seed `spec.dns` (upstream SeedDNS): the seed's DNS provider, internal domain and default domains. */
+export interface SeedDNS {
+  provider?: {
+    type: string;
+    credentialsRef?: ObjectReference;
+    secretRef?: { name: string; namespace: string };
+  };
+  internal?: SeedDNSProviderConfig;
+  /** Shoot default domains; a shoot's `<name>.<project>.<domain>` must match one of them (the scheduler's domain stage). */
+  defaults?: SeedDNSProviderConfig[];
+  /** Older Gardener releases (tombstoned upstream; ManagedSeedSets still replace its placeholder). */
+  ingressDomain?: string;
+}
+
+/** Seed `spec.networks` (upstream SeedNetworks). */
+export interface SeedNetworks {
+  nodes?: string;
+  pods: string;
+  services: string;
+  shootDefaults?: { pods?: string; services?: string };
+  blockCIDRs?: string[];
+  ipFamilies?: IPFamily[];
+}
+
+export type IPFamily = 'IPv4' | 'IPv6';
+
+/** Shoot `spec.networking` (upstream Networking; `ipFamilies` defaults to [IPv4]). */
+export interface ShootNetworking {
+  type?: string;
+  providerConfig?: unknown;
+  pods?: string;
+  nodes?: string;
+  services?: string;
+  ipFamilies?: IPFamily[];
+  [field: string]: unknown;
 }
 
 export interface SeedStatus {
@@ -201,7 +254,7 @@ export interface ShootSpec {
   controlPlane?: { highAvailability?: { failureTolerance: { type: FailureToleranceType } } };
   accessRestrictions?: AccessRestrictionWithOptions[];
   dns?: { domain?: string; [field: string]: unknown };
-  networking?: Record<string, unknown>;
+  networking?: ShootNetworking;
   secretBindingName?: string;
   credentialsBindingName?: string;
 }
@@ -216,6 +269,8 @@ export interface ShootStatus {
   isHibernated?: boolean;
   technicalID?: string;
   uid?: string;
+  /** The networks the shoot actually uses (upstream NetworkingStatus). */
+  networking?: { pods?: string[]; nodes?: string[]; services?: string[] };
   gardener?: Record<string, unknown>;
 }
 
@@ -237,6 +292,33 @@ export interface CloudProfile extends KubeObject {
   kind?: 'CloudProfile';
   metadata?: ObjectMeta;
   spec: CloudProfileSpec;
+}
+
+/** NamespacedCloudProfile `spec` (upstream NamespacedCloudProfileSpec): additions to its parent CloudProfile. */
+export interface NamespacedCloudProfileSpec {
+  parent: { kind: 'CloudProfile'; name: string };
+  caBundle?: string;
+  kubernetes?: { versions?: { version: string; expirationDate?: Time; [field: string]: unknown }[] };
+  machineImages?: {
+    name: string;
+    updateStrategy?: string;
+    versions?: Record<string, unknown>[];
+    [field: string]: unknown;
+  }[];
+  machineTypes?: { name: string; [field: string]: unknown }[];
+  volumeTypes?: { name: string; [field: string]: unknown }[];
+  limits?: { maxNodesTotal?: number };
+  providerConfig?: unknown;
+}
+
+/** core.gardener.cloud/v1beta1 NamespacedCloudProfile: a project's additions to a CloudProfile. */
+export interface NamespacedCloudProfile extends KubeObject {
+  apiVersion?: typeof GARDENER_CORE_API_VERSION;
+  kind?: 'NamespacedCloudProfile';
+  metadata?: ObjectMeta;
+  spec: NamespacedCloudProfileSpec;
+  /** Written by gardener-controller-manager: the parent's spec with this profile merged onto it. */
+  status?: { cloudProfileSpec?: CloudProfileSpec; observedGeneration?: number };
 }
 
 export interface ProjectMember {

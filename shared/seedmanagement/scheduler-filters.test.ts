@@ -168,7 +168,7 @@ describe('matchProvider', () => {
   });
 
   it('stage names', () => {
-    expect(FILTER_STAGES).toHaveLength(8);
+    expect(FILTER_STAGES).toHaveLength(9);
     expect(isFilterStage('zones')).toBe(true);
     expect(isFilterStage('strategy')).toBe(false);
   });

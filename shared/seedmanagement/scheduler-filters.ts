@@ -7,7 +7,9 @@
  * Where the product differs:
  * - an absent `spec.settings.scheduling` counts as visible (the API server defaults `visible: true`);
  * - the emergency-stop stage's message is the product's own (upstream's wording could not be pinned down);
- * - the candidate checks do not include upstream's network-disjointedness check (not in the spec);
+ * - the domain stage needs the shoot's project name; when no Project names the shoot's namespace,
+ *   upstream fails the whole decision (Project not found) where this stage only fails a shoot whose
+ *   domain lies under a seed default domain;
  * - a seed whose `status.allocatable.shoots` is no quantity fails the capacity check with its own
  *   message (the Go API types cannot hold such a value).
  */
@@ -15,6 +17,7 @@ import type { CloudProfile, SeedSelector, Seed, Shoot } from '../api/core.js';
 import { GardenerAnnotations, SeedConditionTypes } from '../api/core.js';
 import { parseQuantity } from '../api/quantity.js';
 import { RESOURCE_SHOOTS } from './capacity.js';
+import { networksProblem } from './scheduler-networks.js';
 import { convertSelector, goLabelSelector, goQuote, requirementsMatch } from './scheduler-selector.js';
 
 export const FILTER_STAGES = [
@@ -24,6 +27,7 @@ export const FILTER_STAGES = [
   'provider',
   'zones',
   'access-restrictions',
+  'domain',
   'emergency-stop',
   'candidates',
 ] as const;
@@ -45,6 +49,8 @@ export interface FilterContext {
   cloudProfile: CloudProfile;
   /** Shoots per seed name (see seedUsage); a seed not listed counts 0. */
   usage: Readonly<Record<string, number>>;
+  /** The Project whose `spec.namespace` is the shoot's namespace (the domain stage needs its name). */
+  projectName?: string;
 }
 
 export type StageResult = { ok: true; seeds: Seed[] } | { ok: false; message: string };
@@ -150,6 +156,32 @@ const accessRestrictions: Filter = (seeds, { shoot }) =>
     `none of the ${seeds.length} seeds supports the access restrictions configured in the shoot specification`,
   );
 
+/**
+ * Upstream's filterSeedsMatchingDomain: a shoot domain under one of the seeds' `spec.dns.defaults`
+ * domains is a Gardener-managed domain and must read `<shoot>.<project>.<default domain>`; only the
+ * seeds with that default domain stay. A custom domain (under no seed default) keeps every seed.
+ */
+export function seedsMatchingDomain(seeds: readonly Seed[], ctx: FilterContext): StageResult {
+  const domain = ctx.shoot.spec.dns?.domain;
+  if (domain === undefined) return { ok: true, seeds: [...seeds] };
+  const name = ctx.shoot.metadata?.name ?? '';
+  let managed = false;
+  const kept = seeds.filter((s) =>
+    (s.spec.dns?.defaults ?? []).some((d) => {
+      if (!domain.endsWith(`.${d.domain}`)) return false;
+      managed = true;
+      return ctx.projectName !== undefined && domain === `${name}.${ctx.projectName}.${d.domain}`;
+    }),
+  );
+  if (!managed) return { ok: true, seeds: [...seeds] };
+  return kept.length > 0
+    ? { ok: true, seeds: kept }
+    : {
+        ok: false,
+        message: `none of the ${seeds.length} seeds support the domain ${goQuote(domain)} configured in the shoot specification`,
+      };
+}
+
 /** `shoot.gardener.cloud/emergency-stop-reconciliations: "true"` on the seed. */
 export function isEmergencyStopped(seed: Seed): boolean {
   return seed.metadata?.annotations?.[GardenerAnnotations.emergencyStopReconciliations] === 'true';
@@ -190,6 +222,8 @@ export function seedRefusesShootDns(seed: Seed, shoot: Shoot): boolean {
 }
 
 export function candidateProblem(seed: Seed, ctx: FilterContext): string | undefined {
+  const networks = networksProblem(seed, ctx.shoot);
+  if (networks !== undefined) return networks;
   if (seedRefusesShootDns(seed, ctx.shoot)) return CANDIDATE_MESSAGES.dns;
   if (!taintsTolerated(seed, ctx.shoot)) return CANDIDATE_MESSAGES.taints;
   const allocatable = seed.status?.allocatable;
@@ -228,6 +262,7 @@ export const FILTERS: readonly (readonly [FilterStage, Filter])[] = [
   ['provider', providers],
   ['zones', zones],
   ['access-restrictions', accessRestrictions],
+  ['domain', seedsMatchingDomain],
   ['emergency-stop', emergencyStop],
   ['candidates', candidates],
 ];

@@ -71,6 +71,8 @@ export interface ScheduleInput {
   cloudProfile: CloudProfile;
   /** ConfigMaps of the garden namespace labelled `scheduling.gardener.cloud/purpose=region-config`. */
   regionConfigs?: readonly RegionConfigMap[];
+  /** Name of the Project of the shoot's namespace (read only for a shoot with `spec.dns.domain`). */
+  projectName?: string;
   config?: SchedulerConfig;
 }
 
@@ -261,8 +263,8 @@ export function decideSchedule(input: ScheduleInput): ScheduleDecision {
   const problems = scoring ? validateScoring(scoring) : [];
   if (problems.length > 0) return fail('config', `invalid scheduler configuration: ${problems.join('; ')}`);
 
-  const { shoot, cloudProfile, usage } = input;
-  const filtered = applyFilters(input.seeds, { shoot, cloudProfile, usage });
+  const { shoot, cloudProfile, usage, projectName } = input;
+  const filtered = applyFilters(input.seeds, { shoot, cloudProfile, usage, projectName });
   if (!filtered.ok) return fail(filtered.stage, filtered.message);
 
   const profileName = cloudProfile.metadata?.name ?? '';
