@@ -95,6 +95,11 @@ export class KindResolver {
     return p;
   }
 
+  /** Whether discovery knows the group version at all. */
+  async groupVersionServed(apiVersion: string): Promise<boolean> {
+    return (await this.list(apiVersion)) !== undefined;
+  }
+
   /** The kind on the cluster, else as a listed CRD defines it, else undefined. */
   async resolve(apiVersion: string, kind: string): Promise<ResolvedKind | undefined> {
     const served = fromResourceList((await this.list(apiVersion)) ?? [], apiVersion, kind);

@@ -1,9 +1,10 @@
 import { ApiException } from '@kubernetes/client-node';
-import { DeployerError } from '../../shared/deployer/types.js';
+import { DeployerError, NotYetError } from '../../shared/deployer/types.js';
 import {
   classifyApiError,
   codesFor,
   missingNamespace,
+  notYetError,
   problemsError,
   requestError,
   type WriteVerb,
@@ -22,7 +23,12 @@ describe('classifyApiError', () => {
   it.each<[string, unknown, WriteVerb, string]>([
     ['422 Invalid', apiError(422, { reason: 'Invalid' }), 'create', 'invalid'],
     ['400 BadRequest', apiError(400, { reason: 'BadRequest' }), 'update', 'invalid'],
-    ['404 on a create (no namespace)', apiError(404, { reason: 'NotFound' }), 'create', 'invalid'],
+    [
+      '404 on a create (namespace/kind not there yet)',
+      apiError(404, { reason: 'NotFound' }),
+      'create',
+      'pending',
+    ],
     ['404 on an update (object vanished)', apiError(404, { reason: 'NotFound' }), 'update', 'transient'],
     ['409 Conflict', apiError(409, { reason: 'Conflict' }), 'update', 'transient'],
     ['403 Forbidden', apiError(403, { reason: 'Forbidden' }), 'create', 'unauthorized'],
@@ -52,6 +58,14 @@ describe('problem aggregation', () => {
 
   it.each([
     [[{ kind: 'transient' as const, message: 'a' }], []],
+    [[{ kind: 'pending' as const, message: 'a' }], []],
+    [
+      [
+        { kind: 'pending' as const, message: 'a' },
+        { kind: 'invalid' as const, message: 'b' },
+      ],
+      ['ERR_CONFIGURATION_PROBLEM'],
+    ],
     [
       [
         { kind: 'unauthorized' as const, message: 'a' },
@@ -78,6 +92,23 @@ describe('problem aggregation', () => {
     ]);
     expect(err).toMatchObject({ operation: 'Op', reason: 'Reason', codes: ['ERR_CONFIGURATION_PROBLEM'] });
     expect(err.message).toBe('lead: manifests[1]: bad; manifests[2]: worse');
+  });
+
+  it('notYetError joins as apimachinery aggregates, no codes, carries the providerStatus', () => {
+    const one = notYetError('ApplyObjects', 'ApplyNewObject', [{ kind: 'pending', message: 'a' }]);
+    expect(one).toBeInstanceOf(NotYetError);
+    expect(one).toMatchObject({ message: 'a', codes: [], progressing: true });
+    const two = notYetError(
+      'ApplyObjects',
+      'ApplyNewObject',
+      [
+        { kind: 'pending', message: 'a' },
+        { kind: 'transient', message: 'b' },
+      ],
+      { managedResources: [] },
+    );
+    expect(two.message).toBe('[a, b]');
+    expect(two.providerStatus).toEqual({ managedResources: [] });
   });
 
   it('requestError keeps a DeployerError and wraps anything else', () => {

@@ -2,15 +2,16 @@
  * How API errors become the item's lastError (pure).
  *
  * A rejected write is the manifest's fault when the server says so: 400 BadRequest, 405, 413, 415,
- * 422 Invalid, and 404 on a create (the namespace does not exist). 401/403 are ERR_UNAUTHORIZED
- * (but 403 for a terminating namespace is transient); everything else (409, 429, 5xx, network) is
- * transient and the step is retried.
+ * 422 Invalid. A 404 on a create (the namespace, or the kind, does not exist yet) is `pending`: as
+ * upstream (objectapplier.go), the job stays Progressing with the error and is retried until it
+ * works or the progressing timeout fires. 401/403 are ERR_UNAUTHORIZED (but 403 for a terminating
+ * namespace is transient); everything else (409, 429, 5xx, network) is transient and retried.
  */
 import type { ErrorCode } from '../../shared/api/landscaper.js';
-import { DeployerError } from '../../shared/deployer/types.js';
+import { DeployerError, NotYetError } from '../../shared/deployer/types.js';
 import { statusCode, statusOf } from '../../shared/kube/index.js';
 
-export const WRITE_PROBLEM_KINDS = ['invalid', 'unauthorized', 'transient'] as const;
+export const WRITE_PROBLEM_KINDS = ['invalid', 'unauthorized', 'pending', 'transient'] as const;
 export type WriteProblemKind = (typeof WRITE_PROBLEM_KINDS)[number];
 
 export type WriteVerb = 'create' | 'update' | 'patch' | 'delete' | 'get';
@@ -31,7 +32,8 @@ function terminatingNamespace(err: unknown): boolean {
 export function classifyApiError(err: unknown, verb: WriteVerb): WriteProblemKind {
   const code = statusCode(err);
   if (code === undefined) return 'transient';
-  if (INVALID_CODES.has(code) || (code === 404 && verb === 'create')) return 'invalid';
+  if (INVALID_CODES.has(code)) return 'invalid';
+  if (code === 404 && verb === 'create') return 'pending';
   if (code === 401 || (code === 403 && !terminatingNamespace(err))) return 'unauthorized';
   return 'transient';
 }
@@ -45,6 +47,8 @@ export function missingNamespace(err: unknown): string | undefined {
 export interface Problem {
   kind: WriteProblemKind;
   message: string;
+  /** lastError.reason when it is the error's first problem (not yet). */
+  reason?: string;
 }
 
 /** The codes of the worst kind among the problems. */
@@ -66,6 +70,21 @@ export function problemsError(
     ? problems.filter((p) => p.kind === 'invalid')
     : problems;
   return new DeployerError(operation, reason, `${lead}: ${shown.map((p) => p.message).join('; ')}`, worst);
+}
+
+/** Upstream's join of several errors (apimachinery's NewAggregate): one alone, else `[a, b]`. */
+export function aggregate(messages: readonly string[]): string {
+  return messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
+}
+
+/** Only pending/transient problems: the recoverable "not yet" error, with what got done. */
+export function notYetError(
+  operation: string,
+  reason: string,
+  problems: readonly Problem[],
+  providerStatus?: Record<string, unknown>,
+): NotYetError {
+  return new NotYetError(operation, reason, aggregate(problems.map((p) => p.message)), providerStatus);
 }
 
 export function configurationError(

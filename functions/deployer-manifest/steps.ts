@@ -19,7 +19,7 @@
 import type { DeployItem } from '../../shared/api/landscaper.js';
 import type { StepContext, StepResult } from '../../shared/deployer/types.js';
 import type { KubeClient } from '../../shared/kube/index.js';
-import { applyPlan, validateAndPlan, type ApplyContext } from './apply.js';
+import { applyFailure, applyPlan, validateAndPlan, type ApplyContext } from './apply.js';
 import { notReady } from './check-ready.js';
 import { customNotReady } from './custom-ready.js';
 import { deletable, type DeletionOutcome } from './deletion.js';
@@ -32,6 +32,7 @@ import {
   buildProviderStatus,
   describeRef,
   readProviderStatus,
+  refKey,
   uniqueManaged,
   type ManagedResource,
   type ManifestProviderStatus,
@@ -118,8 +119,14 @@ async function applyJob(
 ): Promise<ManifestProviderStatus> {
   const actx = applyContext(s);
   const plan = await validateAndPlan(actx, s.config.manifests);
-  const managed = await applyPlan(actx, plan);
+  const { managed, failed } = await applyPlan(actx, plan);
   const before = uniqueManaged([...previous.managedResources, ...previous.orphanedResources]);
+  if (failed.length > 0) {
+    // not applied yet: what was written is managed, everything managed before is kept in view
+    const written = new Set(managed.map((m) => refKey(m.resource)));
+    const kept = before.filter((m) => !written.has(refKey(m.resource)));
+    throw applyFailure(failed, buildProviderStatus({ managedResources: managed, orphanedResources: kept }));
+  }
   s.ctx.log.info('manifests applied', { managed: managed.length, strategy: s.config.updateStrategy });
   return {
     managedResources: managed,

@@ -3,7 +3,7 @@
  * dropped objects, validation before anything is applied.
  */
 import { GVK } from '../../../shared/api/gvk.js';
-import { DeployerError } from '../../../shared/deployer/types.js';
+import { DeployerError, NotYetError } from '../../../shared/deployer/types.js';
 import { createManifestDeployer, MANAGED_BY_LABEL } from '../../../functions/deployer-manifest/deployer.js';
 import {
   CONFIG_V1,
@@ -234,7 +234,7 @@ describe('validation before anything is applied', () => {
     expect(await read(h.target, GVK.Secret, NS, 'after-bad')).toBeUndefined();
   });
 
-  it('lists every problem: unknown kinds, missing namespaces, server rejections', async () => {
+  it('lists every problem: missing namespaces, server rejections (an unknown kind is only "not yet")', async () => {
     const err = await failure(
       v2([
         entry({ apiVersion: 'example.org/v1', kind: 'Gadget', metadata: { name: 'g', namespace: NS } }),
@@ -249,9 +249,7 @@ describe('validation before anything is applied', () => {
       reason: 'ValidateManifests',
       codes: ['ERR_CONFIGURATION_PROBLEM'],
     });
-    expect(err.message).toContain(
-      'manifests[0] (Gadget default/g): kind Gadget of apiVersion example.org/v1 is not served',
-    );
+    expect(err.message).not.toContain('Gadget');
     expect(err.message).toContain(
       'manifests[1] (ConfigMap no-ns): ConfigMap is namespaced: metadata.namespace is required',
     );
@@ -262,11 +260,22 @@ describe('validation before anything is applied', () => {
     expect(await read(h.target, GVK.ConfigMap, NS, 'fine')).toBeUndefined();
   });
 
-  it('a namespace that neither exists nor is in the list is a problem', async () => {
+  it('a namespace that does not exist yet is "not yet" (recoverable, upstream message), not a problem', async () => {
     const err = await failure(v2([entry(configMap('cm', { a: '1' }, 'nowhere'))]), 'nowhere');
-    expect(err.codes).toEqual(['ERR_CONFIGURATION_PROBLEM']);
-    expect(err.message).toContain('manifests[0] (ConfigMap nowhere/cm)');
-    expect(err.message).toContain('nowhere');
+    expect(err).toBeInstanceOf(NotYetError);
+    expect(err).toMatchObject({ operation: 'ApplyObjects', reason: 'ApplyNewObject', codes: [] });
+    expect(err.message).toBe('unable to create resource nowhere/cm: namespaces "nowhere" not found');
+  });
+
+  it('a kind discovery does not know (yet) is "not yet" with upstream\'s GetApiResource error', async () => {
+    const gadget = { apiVersion: 'example.org/v1', kind: 'Gadget', metadata: { name: 'g', namespace: NS } };
+    const err = await failure(v2([entry(gadget), entry(configMap('fine2', { a: '1' }))]), 'gadget');
+    expect(err).toBeInstanceOf(NotYetError);
+    expect(err).toMatchObject({ operation: 'GetApiResource', reason: 'GetApiResourceList', codes: [] });
+    expect(err.message).toBe(
+      'unable to get api resources for example.org/v1: the server could not find the requested resource',
+    );
+    expect(await read(h.target, GVK.ConfigMap, NS, 'fine2')).toBeUndefined();
   });
 
   it('an invalid provider configuration names each problem', async () => {
