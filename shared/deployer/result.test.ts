@@ -6,6 +6,7 @@ import {
   contextError,
   hasUnrecoverableCode,
   invalidTargetError,
+  targetSecretMissingError,
   isProviderConfigurationEmpty,
   missingTargetError,
   providerConfigurationMissingError,
@@ -185,6 +186,26 @@ describe('applyError', () => {
       init.providerStatus,
     );
   });
+
+  it.each<[boolean, string]>([
+    [false, 'Progressing'],
+    [true, 'Deleting'],
+  ])(
+    'a missing Target Secret (deleting %s): %s, lastError and a Warning naming it, retried',
+    (deleting, phase) => {
+      const init: DeployItemStatus = { ...running, phase: deleting ? 'InitDelete' : 'Init' };
+      const message = 'target ns/t: spec.secretRef: secret ns/kc not found';
+      const out = applyError(init, targetSecretMissingError(message, deleting), NOW, deleting);
+      expect(out).toMatchObject({ finished: false, requeueAfterMs: RETRY_AFTER_ERROR_MS });
+      expect(out.status.phase).toBe(phase);
+      expect(out.status.lastError).toMatchObject({
+        operation: deleting ? 'Delete' : 'Reconcile',
+        reason: 'TargetSecretNotFound',
+        message,
+      });
+      expect(out.event).toEqual({ type: 'Warning', reason: 'TargetSecretNotFound', message });
+    },
+  );
 });
 
 describe('applyStepResult', () => {
@@ -319,6 +340,14 @@ describe('contract failures', () => {
       'InvalidTarget',
       'exec is not allowed',
       ['ERR_CONFIGURATION_PROBLEM'],
+    ],
+    [
+      'the Target Secret is missing (recoverable)',
+      targetSecretMissingError('target ns/t: spec.secretRef: secret ns/kc not found', false),
+      'Reconcile',
+      'TargetSecretNotFound',
+      'target ns/t: spec.secretRef: secret ns/kc not found',
+      [],
     ],
     [
       'plain error in reconcile',

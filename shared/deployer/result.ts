@@ -9,7 +9,7 @@ import { isFinalDeployItemPhase, isUnrecoverableErrorCode } from '../api/landsca
 import { copyStatus } from './status.js';
 import { formatTime } from './time.js';
 import type { StepResult } from './types.js';
-import { DeployerError } from './types.js';
+import { DeployerError, NotYetError } from './types.js';
 
 /** Retry delay after a recoverable error while the phase is not final (upstream: 5 s). */
 export const RETRY_AFTER_ERROR_MS = 5_000;
@@ -212,6 +212,16 @@ export function contextError(name: string, message: string, deleting: boolean): 
     'GetLandscaperContext',
     `unable to get landscaper context ${JSON.stringify(name)}: ${message}`,
   );
+}
+
+/**
+ * The Target's Secret (or its key) does not exist: not a configuration problem. The job stays
+ * Progressing (Deleting) with this lastError and a Warning Event naming the Secret, and is retried
+ * until the Secret appears or the progressing timeout fires. Upstream's deployer library returns
+ * the target resolver's error to controller-runtime, which requeues it.
+ */
+export function targetSecretMissingError(message: string, deleting: boolean): DeployerError {
+  return new NotYetError(contractOperation(deleting), 'TargetSecretNotFound', message);
 }
 
 /** The Target's kubeconfig is refused (file references, exec, auth-provider, impersonation, ...). */

@@ -160,6 +160,7 @@ export const TARGET_PROBLEMS = [
   'UnsupportedTargetType',
   'InvalidTargetSpec',
   'SecretNotFound',
+  'SecretKeyNotFound',
   'CrossNamespaceSecretRef',
   'MissingKubeconfig',
   'InvalidKubeconfig',

@@ -60,6 +60,7 @@ export type { QueryValue, ResourcePathOptions, Subresource } from './paths.js';
 export { DEFAULT_CONFLICT_BACKOFF_MS, DEFAULT_CONFLICT_RETRIES, updateWithConflictRetry } from './retry.js';
 export type { ConflictRetryOptions } from './retry.js';
 export {
+  isTargetSecretMissing,
   kubeConfigForTarget,
   kubeConfigFromTargetKubeconfig,
   targetKubeconfigText,

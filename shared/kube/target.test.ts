@@ -6,6 +6,7 @@ import { TargetKubeconfigError } from './errors.js';
 import type { TargetProblemKind } from './errors.js';
 import type { ReadSecret, SecretPayload } from './target.js';
 import {
+  isTargetSecretMissing,
   kubeConfigForTarget,
   kubeConfigFromTargetKubeconfig,
   targetKubeconfigText,
@@ -278,7 +279,12 @@ describe('Target content', () => {
     ['config without kubeconfig', { config: { server: 'x' } }, 'MissingKubeconfig'],
     ['kubeconfig not a string', { config: { kubeconfig: { secretRef: {} } } }, 'MissingKubeconfig'],
     ['missing Secret', { secretRef: { name: 'absent' } }, 'SecretNotFound'],
-    ['missing key', { secretRef: { name: 's', key: 'nope' } }, 'MissingKubeconfig'],
+    ['missing key', { secretRef: { name: 's', key: 'nope' } }, 'SecretKeyNotFound'],
+    [
+      'a bare kubeconfig under the key',
+      { secretRef: { name: 'bare', key: 'kubeconfig' } },
+      'MissingKubeconfig',
+    ],
     ['Secret without kubeconfig', { secretRef: { name: 's' } }, 'MissingKubeconfig'],
     [
       'Secret in another namespace',
@@ -290,6 +296,7 @@ describe('Target content', () => {
     const read = reader({
       'ns/s': { data: { other: b64('x') } },
       'ns/evil': { stringData: { kubeconfig: yamlOf(kubeconfig({ user: { exec: { command: 'sh' } } })) } },
+      'ns/bare': { stringData: { kubeconfig: text } },
       'kube-system/s': { data: { kubeconfig: b64(text) } },
     });
     const err: unknown = await kubeConfigForTarget(target(spec), { readSecret: read }).catch(
@@ -298,6 +305,53 @@ describe('Target content', () => {
     expect(err).toBeInstanceOf(TargetKubeconfigError);
     expect((err as TargetKubeconfigError).problems.map((p) => p.kind)).toEqual([kind]);
     expect((err as TargetKubeconfigError).target).toBe('ns/t');
+  });
+
+  it.each<[string, Partial<Target['spec']>, string, boolean]>([
+    ['missing Secret', { secretRef: { name: 'absent' } }, 'spec.secretRef: secret ns/absent not found', true],
+    [
+      'missing key (upstream wording)',
+      { secretRef: { name: 's', key: 'nope' } },
+      'spec.secretRef.key: key nope in secret ns/s does not exist',
+      true,
+    ],
+    [
+      'a bare kubeconfig under the key',
+      { secretRef: { name: 'bare', key: 'kubeconfig' } },
+      'spec.secretRef.key: the value of key kubeconfig in secret ns/bare is a kubeconfig itself',
+      false,
+    ],
+    [
+      'Secret without kubeconfig',
+      { secretRef: { name: 's' } },
+      'the Target content has no kubeconfig string',
+      false,
+    ],
+    ['exec in the Secret kubeconfig', { secretRef: { name: 'evil' } }, 'exec is not allowed', false],
+  ])(
+    '%s: the message names the Secret; only absence may heal (%s)',
+    async (_name, spec, message, missing) => {
+      const read = reader({
+        'ns/s': { data: { other: b64('x') } },
+        'ns/bare': { stringData: { kubeconfig: text } },
+        'ns/evil': { stringData: { kubeconfig: yamlOf(kubeconfig({ user: { exec: { command: 'sh' } } })) } },
+      });
+      const err: unknown = await kubeConfigForTarget(target(spec), { readSecret: read }).catch(
+        (e: unknown) => e,
+      );
+      expect((err as Error).message).toContain(message);
+      expect((err as Error).message).not.toContain(TOKEN);
+      expect(isTargetSecretMissing(err)).toBe(missing);
+    },
+  );
+
+  it('isTargetSecretMissing: only a TargetKubeconfigError whose every problem is an absence', () => {
+    const gone = { kind: 'SecretNotFound' as const, path: 'spec.secretRef', message: 'x' };
+    const bad = { kind: 'InvalidKubeconfig' as const, path: 'kubeconfig', message: 'y' };
+    expect(isTargetSecretMissing(new TargetKubeconfigError('ns/t', [gone]))).toBe(true);
+    expect(isTargetSecretMissing(new TargetKubeconfigError('ns/t', [gone, bad]))).toBe(false);
+    expect(isTargetSecretMissing(new TargetKubeconfigError('ns/t', []))).toBe(false);
+    expect(isTargetSecretMissing(new Error('secret ns/absent not found'))).toBe(false);
   });
 
   it('lets reader failures through (transient)', async () => {

@@ -206,6 +206,26 @@ function decodedSecret(secret: SecretPayload): Record<string, string> {
   return { ...out, ...secret.stringData };
 }
 
+/** Kinds of problem that are no configuration error: the Secret (or its key) may appear later. */
+const NOT_YET: readonly TargetProblemKind[] = ['SecretNotFound', 'SecretKeyNotFound'];
+
+/**
+ * True when a Target is refused only because its Secret or the Secret's key does not exist (yet):
+ * the deployer keeps the job Progressing and retries, as upstream's deployer library returns the
+ * resolver's error to controller-runtime (requeued), where a refused kubeconfig is final.
+ */
+export function isTargetSecretMissing(err: unknown): boolean {
+  return (
+    err instanceof TargetKubeconfigError &&
+    err.problems.length > 0 &&
+    err.problems.every((p) => NOT_YET.includes(p.kind))
+  );
+}
+
+function looksLikeKubeconfig(value: unknown): boolean {
+  return isObject(value) && (value['kind'] === 'Config' || Array.isArray(value['clusters']));
+}
+
 async function secretContent(target: Target, read: ReadSecret, name: string): Promise<unknown> {
   const ref = target.spec.secretRef!;
   const namespace = target.metadata?.namespace ?? '';
@@ -224,11 +244,18 @@ async function secretContent(target: Target, read: ReadSecret, name: string): Pr
   if (!ref.key) return data;
   const value = data[ref.key];
   if (value === undefined) {
-    const msg = `secret ${namespace}/${ref.name} has no key ${JSON.stringify(ref.key)}`;
-    throw new TargetKubeconfigError(name, [problem('MissingKubeconfig', 'spec.secretRef.key', msg)]);
+    // upstream's wording (controller-utils/pkg/landscaper/references.go ResolveSecretReference)
+    const msg = `key ${ref.key} in secret ${namespace}/${ref.name} does not exist`;
+    throw new TargetKubeconfigError(name, [problem('SecretKeyNotFound', 'spec.secretRef.key', msg)]);
   }
   const parsed = parseYaml(value, 'spec.secretRef.key');
   if (parsed.problems.length > 0) throw new TargetKubeconfigError(name, parsed.problems);
+  if (looksLikeKubeconfig(parsed.value)) {
+    // as upstream, the value under a key is the Target content ({kubeconfig: "<yaml>"}), not a
+    // kubeconfig: say so instead of the bare "no kubeconfig string"
+    const msg = `the value of key ${ref.key} in secret ${namespace}/${ref.name} is a kubeconfig itself; with a key, the value is the Target content: {kubeconfig: "<kubeconfig YAML>"} (or leave out the key and keep the kubeconfig under data.kubeconfig)`;
+    throw new TargetKubeconfigError(name, [problem('MissingKubeconfig', 'spec.secretRef.key', msg)]);
+  }
   return parsed.value;
 }
 

@@ -9,6 +9,7 @@ export * from './config.js';
 export * from './shoots.js';
 export * from './lease.js';
 export * from './scaler.js';
+export * from './restmapper.js';
 export * from './flow.js';
 export * from './prober.js';
 export * from './weeder.js';

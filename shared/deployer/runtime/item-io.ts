@@ -12,11 +12,17 @@ import {
   type DeployItemStatus,
   type Target,
 } from '../../api/landscaper.js';
-import { isNotFound, TargetKubeconfigError, type KubeClient } from '../../kube/index.js';
+import {
+  isNotFound,
+  isTargetSecretMissing,
+  TargetKubeconfigError,
+  type KubeClient,
+} from '../../kube/index.js';
 import {
   contextError,
   invalidTargetError,
   missingTargetError,
+  targetSecretMissingError,
   statusChanged,
   type ItemEvent,
 } from '../index.js';
@@ -89,6 +95,8 @@ export async function targetClientOf(
   try {
     return await deps.targetClient(target);
   } catch (err) {
+    // a Secret (or key) that does not exist yet is retried (Progressing); a refused Target is final
+    if (isTargetSecretMissing(err)) throw targetSecretMissingError((err as Error).message, deleting);
     if (err instanceof TargetKubeconfigError) throw invalidTargetError(err.message, deleting);
     throw err;
   }

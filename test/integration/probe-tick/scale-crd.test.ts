@@ -114,7 +114,8 @@ async function renewLeases(ageMs: number): Promise<void> {
 }
 
 async function replicasOf(gvk: GroupVersionKind, name: string): Promise<number> {
-  return (await seed.get<{ spec: { replicas: number } }>(gvk, NS, name)).spec.replicas;
+  return (await seed.get<{ metadata: { name: string }; spec: { replicas: number } }>(gvk, NS, name)).spec
+    .replicas;
 }
 
 async function tickUntil(
@@ -217,7 +218,7 @@ it('expired leases: the custom kind (level 0) is scaled to 0 through its scale s
   await renewLeases(60_000);
   await tickUntil(i, async () => (await replicasOf(GVK.Deployment, 'kube-controller-manager')) === 0);
   const widget = await seed.get<{
-    metadata: { annotations?: Record<string, string> };
+    metadata: { name: string; annotations?: Record<string, string> };
     spec: { replicas: number };
   }>(WIDGET, NS, 'machine-widget');
   expect(widget.spec.replicas).toBe(0);
@@ -226,10 +227,11 @@ it('expired leases: the custom kind (level 0) is scaled to 0 through its scale s
     .filter((l) => l.msg === 'Successfully scaled resource')
     .map((l) => `${String(l.resource)}=${String(l.replicas)}`);
   expect(scaled).toEqual(['machine-widget=0', 'kube-controller-manager=0']);
-  const events = await seed.list<{ involvedObject: { kind: string; name: string }; reason: string }>(
-    GVK.Event,
-    NS,
-  );
+  const events = await seed.list<{
+    metadata: { name: string };
+    involvedObject: { kind: string; name: string };
+    reason: string;
+  }>(GVK.Event, NS);
   expect(events.items).toContainEqual(
     expect.objectContaining({
       reason: 'ScaledDown',
@@ -259,7 +261,7 @@ it('renewed leases: KCM, then the custom kind back to its former 3 replicas once
     );
   });
   expect(await replicasOf(GVK.Deployment, 'kube-controller-manager')).toBe(1);
-  const widget = await seed.get<{ metadata: { annotations?: Record<string, string> } }>(
+  const widget = await seed.get<{ metadata: { name: string; annotations?: Record<string, string> } }>(
     WIDGET,
     NS,
     'machine-widget',
