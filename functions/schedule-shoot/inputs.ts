@@ -1,11 +1,14 @@
 /**
  * What one decision reads from the API, besides the usage counts: the Shoot, every Seed (paged:
- * O(seeds)), the shoot's CloudProfile, and — only when MinimalDistance may be used — the
- * region-config ConfigMaps of namespace `garden`.
+ * O(seeds)), the shoot's CloudProfile (or its NamespacedCloudProfile merged onto the parent, as
+ * upstream's gardenerutils.GetCloudProfile reads it), only when MinimalDistance may be used the
+ * region-config ConfigMaps of namespace `garden`, and only for a shoot with `spec.dns.domain` the
+ * name of the Project of its namespace (upstream's ProjectForNamespaceFromReader, for the domain
+ * stage).
  */
-import type { CloudProfile, Seed, Shoot } from '../../shared/api/core.js';
-import { GardenerLabels } from '../../shared/api/core.js';
-import { GVK } from '../../shared/api/gvk.js';
+import type { CloudProfile, NamespacedCloudProfile, Project, Seed, Shoot } from '../../shared/api/core.js';
+import { GARDENER_CORE_API_VERSION, GARDENER_CORE_GROUP, GardenerLabels } from '../../shared/api/core.js';
+import { GVK, type GroupVersionKind } from '../../shared/api/gvk.js';
 import type { EventObjectRef } from '../../shared/function/index.js';
 import type { KubeClient } from '../../shared/kube/index.js';
 import { getOptional, listAll } from '../../shared/kube/io.js';
@@ -15,16 +18,31 @@ import {
   SCHEDULING_PURPOSE_REGION_CONFIG,
   type RegionConfigMap,
 } from '../../shared/seedmanagement/distance.js';
-import { shootCloudProfileName } from '../../shared/seedmanagement/scheduler.js';
+import {
+  cloudProfileReference,
+  effectiveCloudProfile,
+  NAMESPACED_CLOUD_PROFILE_KIND,
+} from '../../shared/seedmanagement/scheduler-cloudprofile.js';
 import { wantsRegionConfigs, type ScheduleShootConfig } from './config.js';
 
 /** The namespace of the region-config ConfigMaps (upstream's garden namespace). */
 export const REGION_CONFIG_NAMESPACE = 'garden';
 
+/** core.gardener.cloud/v1beta1 NamespacedCloudProfile (served by the embedded API server from its CRD). */
+export const NAMESPACED_CLOUD_PROFILE_GVK: GroupVersionKind = {
+  group: GARDENER_CORE_GROUP,
+  version: 'v1beta1',
+  apiVersion: GARDENER_CORE_API_VERSION,
+  kind: NAMESPACED_CLOUD_PROFILE_KIND,
+  plural: 'namespacedcloudprofiles',
+  namespaced: true,
+};
+
 export interface DecisionInputs {
   seeds: Seed[];
   cloudProfile: CloudProfile;
   regionConfigs: RegionConfigMap[];
+  projectName?: string;
 }
 
 export type InputsResult = { ok: true; inputs: DecisionInputs } | { ok: false; message: string };
@@ -64,22 +82,58 @@ export function cachedSeeds(client: KubeClient, ttlMs: number, now: () => number
   };
 }
 
+type ProfileResult = { ok: true; cloudProfile: CloudProfile } | { ok: false; message: string };
+
+const notFound = (resource: string, name: string): { ok: false; message: string } => ({
+  ok: false,
+  message: `${resource}.core.gardener.cloud ${JSON.stringify(name)} not found`,
+});
+
+/** The shoot's CloudProfile; for a NamespacedCloudProfile the parent's spec with it merged on. */
+export async function loadCloudProfile(client: KubeClient, shoot: Shoot): Promise<ProfileResult> {
+  const ref = cloudProfileReference(shoot);
+  if (!ref) return { ok: false, message: 'could not determine cloudprofile from shoot' };
+  if (ref.kind !== NAMESPACED_CLOUD_PROFILE_KIND) {
+    const cloudProfile = await getOptional<CloudProfile>(client, GVK.CloudProfile, undefined, ref.name);
+    return cloudProfile ? { ok: true, cloudProfile } : notFound('cloudprofiles', ref.name);
+  }
+  const namespace = shoot.metadata?.namespace;
+  const ncp = await getOptional<NamespacedCloudProfile>(
+    client,
+    NAMESPACED_CLOUD_PROFILE_GVK,
+    namespace,
+    ref.name,
+  );
+  if (!ncp) return notFound('namespacedcloudprofiles', ref.name);
+  const parentName = ncp.spec.parent.name;
+  const parent = await getOptional<CloudProfile>(client, GVK.CloudProfile, undefined, parentName);
+  const cloudProfile = effectiveCloudProfile(ncp, parent);
+  return cloudProfile ? { ok: true, cloudProfile } : notFound('cloudprofiles', parentName);
+}
+
+/** The name of the Project whose `spec.namespace` is the shoot's, read only when the domain stage needs it. */
+async function projectName(client: KubeClient, shoot: Shoot): Promise<string | undefined> {
+  if (shoot.spec.dns?.domain === undefined) return undefined;
+  const projects = await listAll<Project>(client, GVK.Project);
+  return projects.find((p) => p.spec?.namespace === shoot.metadata?.namespace)?.metadata?.name;
+}
+
 export async function loadInputs(
   client: KubeClient,
   config: ScheduleShootConfig,
   shoot: Shoot,
   listSeeds: SeedLister = () => listAll<Seed>(client, GVK.Seed),
 ): Promise<InputsResult> {
-  const profile = shootCloudProfileName(shoot);
-  if (profile === '') return { ok: false, message: 'shoot names no cloud profile' };
-  const [seeds, cloudProfile, configMaps] = await Promise.all([
+  const [seeds, profile, configMaps, project] = await Promise.all([
     listSeeds(),
-    getOptional<CloudProfile>(client, GVK.CloudProfile, undefined, profile),
+    loadCloudProfile(client, shoot),
     regionConfigs(client, config),
+    projectName(client, shoot),
   ]);
-  if (!cloudProfile)
-    return { ok: false, message: `cloudprofiles.core.gardener.cloud ${JSON.stringify(profile)} not found` };
-  return { ok: true, inputs: { seeds, cloudProfile, regionConfigs: configMaps } };
+  if (!profile.ok) return profile;
+  const inputs: DecisionInputs = { seeds, cloudProfile: profile.cloudProfile, regionConfigs: configMaps };
+  if (project !== undefined) inputs.projectName = project;
+  return { ok: true, inputs };
 }
 
 /** The seed's `status.allocatable.shoots` as a number; -1 when it has none (no limit). */

@@ -475,6 +475,46 @@ export const machine = {
   },
 };
 
+export const namespacedCloudProfile = {
+  apiVersion: 'core.gardener.cloud/v1beta1',
+  kind: 'NamespacedCloudProfile',
+  metadata: { name: 'gcp-dev', namespace: 'garden-dev' },
+  spec: {
+    parent: { kind: 'CloudProfile', name: 'gcp' },
+    kubernetes: { versions: [{ version: '1.30.3', expirationDate: T1 }] },
+    machineTypes: [{ name: 'n1-custom', cpu: '3', gpu: '0', memory: '9Gi', usable: true }],
+    limits: { maxNodesTotal: 20 },
+  },
+  status: { cloudProfileSpec: cloudProfile.spec, observedGeneration: 1 },
+};
+
+/** A Seed with upstream's spec.dns (provider, internal and default domains). */
+export const seedWithDns = {
+  ...seed,
+  spec: {
+    ...seedSpec,
+    dns: {
+      provider: {
+        type: 'aws-route53',
+        credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'dns', namespace: 'garden' },
+      },
+      internal: {
+        type: 'aws-route53',
+        domain: 'internal.example.com',
+        credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'internal', namespace: 'garden' },
+      },
+      defaults: [
+        {
+          type: 'aws-route53',
+          domain: 'shoots.example.com',
+          zone: 'Z1',
+          credentialsRef: { apiVersion: 'v1', kind: 'Secret', name: 'default', namespace: 'garden' },
+        },
+      ],
+    },
+  },
+};
+
 /** Accepted objects, by the CRD file that must accept them. */
 export const ACCEPTED: [file: string, name: string, object: unknown][] = [
   [
@@ -489,6 +529,8 @@ export const ACCEPTED: [file: string, name: string, object: unknown][] = [
   ['core.gardener.cloud_shoots.yaml', 'unscheduled Shoot', unscheduledShoot],
   ['core.gardener.cloud_seeds.yaml', 'Seed with capacity and allocatable', seed],
   ['core.gardener.cloud_cloudprofiles.yaml', 'CloudProfile with seed selector', cloudProfile],
+  ['core.gardener.cloud_namespacedcloudprofiles.yaml', 'NamespacedCloudProfile', namespacedCloudProfile],
+  ['core.gardener.cloud_seeds.yaml', 'Seed with DNS defaults', seedWithDns],
   ['core.gardener.cloud_projects.yaml', 'Project', project],
   ['seedmanagement.gardener.cloud_managedseeds.yaml', 'ManagedSeed with gardenlet', managedSeed],
   ['seedmanagement.gardener.cloud_managedseedsets.yaml', 'ManagedSeedSet', managedSeedSet],

@@ -44,6 +44,7 @@ interface Crd {
 const EXPECTED: Record<string, { status: boolean; scope: 'Namespaced' | 'Cluster' }> = {
   'autoscaling.landscape.dev_seedautoscalers.yaml': { status: true, scope: 'Namespaced' },
   'core.gardener.cloud_cloudprofiles.yaml': { status: false, scope: 'Cluster' },
+  'core.gardener.cloud_namespacedcloudprofiles.yaml': { status: true, scope: 'Namespaced' },
   'core.gardener.cloud_projects.yaml': { status: true, scope: 'Cluster' },
   'core.gardener.cloud_seeds.yaml': { status: true, scope: 'Cluster' },
   'core.gardener.cloud_shoots.yaml': { status: true, scope: 'Namespaced' },
