@@ -6,7 +6,6 @@
  *
  * Where the product differs:
  * - an absent `spec.settings.scheduling` counts as visible (the API server defaults `visible: true`);
- * - the emergency-stop stage's message is the product's own (upstream's wording could not be pinned down);
  * - the domain stage needs the shoot's project name; when no Project names the shoot's namespace,
  *   upstream fails the whole decision (Project not found) where this stage only fails a shoot whose
  *   domain lies under a seed default domain;
@@ -182,7 +181,7 @@ export function seedsMatchingDomain(seeds: readonly Seed[], ctx: FilterContext):
       };
 }
 
-/** `shoot.gardener.cloud/emergency-stop-reconciliations: "true"` on the seed. */
+/** `shoot.gardener.cloud/emergency-stop-reconciliations: "true"` on the seed (upstream filterSeedsWithDisabledShootReconciliations). */
 export function isEmergencyStopped(seed: Seed): boolean {
   return seed.metadata?.annotations?.[GardenerAnnotations.emergencyStopReconciliations] === 'true';
 }
@@ -191,7 +190,7 @@ const emergencyStop: Filter = (seeds) =>
   keep(
     seeds,
     (s) => !isEmergencyStopped(s),
-    `none of the ${seeds.length} seeds accepts new shoots: each has the annotation ${goQuote(GardenerAnnotations.emergencyStopReconciliations)} set to "true"`,
+    `none of the ${seeds.length} seeds have enabled shoot reconciliations currently`,
   );
 
 /** Upstream's TaintsAreTolerated (including its length shortcut; the last toleration of a key wins). */

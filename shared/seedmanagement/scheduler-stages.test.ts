@@ -185,7 +185,7 @@ describe('decideSchedule: taints, capacity, restrictions, emergency stop, purpos
           ),
         ],
       },
-      'emergency-stop: none of the 1 seeds accepts new shoots: each has the annotation "shoot.gardener.cloud/emergency-stop-reconciliations" set to "true"',
+      'emergency-stop: none of the 1 seeds have enabled shoot reconciliations currently',
     ],
     [
       'emergency stop other than "true" is ignored',
