@@ -32,11 +32,33 @@ describe('parseProviderConfig: valid configurations', () => {
       version: 'v1alpha1',
       updateStrategy: 'update',
       readinessChecks: { disableDefault: false, custom: [] },
+      exports: [],
       manifests: [
         { index: 0, policy: 'manage', object: cm('a') },
         { index: 1, policy: 'manage', object: cm('b') },
       ],
     });
+  });
+
+  it('exports: fromResource + jsonPath, fromObjectRef, in order (an export without fromResource kept)', () => {
+    const fromResource = { apiVersion: 'v1', kind: 'Service', name: 'svc', namespace: 'default' };
+    const fromObjectRef = { apiVersion: 'v1', kind: 'Secret', jsonPath: '.data.token' };
+    const config = ok({
+      apiVersion: V2,
+      manifests: [],
+      exports: {
+        exports: [
+          { key: 'a.ip', jsonPath: '.spec.clusterIP', fromResource },
+          { key: 'token', jsonPath: '.secrets[0]', fromResource, fromObjectRef },
+          { key: 'nothing', jsonPath: '.x' },
+        ],
+      },
+    });
+    expect(config.exports).toEqual([
+      { key: 'a.ip', jsonPath: '.spec.clusterIP', fromResource },
+      { key: 'token', jsonPath: '.secrets[0]', fromResource, fromObjectRef },
+      { key: 'nothing', jsonPath: '.x' },
+    ]);
   });
 
   it('v1alpha2: policies (empty = manage), annotations, strategy, readiness, kubeconfig', () => {
@@ -157,15 +179,36 @@ describe('parseProviderConfig: every problem listed, each naming its manifest', 
       'unsupported upstream features',
       {
         apiVersion: V2,
-        exports: { exports: [] },
         deletionGroups: [],
         manifests: [{ manifest: cm('a'), patchAfterDeployment: {}, patchBeforeDelete: {} }],
       },
       [
-        'exports: exports are not supported by this deployer',
         'deletionGroups: custom deletion groups are not supported (the default order is used)',
         'manifests[0] (ConfigMap default/a): patchAfterDeployment is not supported by this deployer',
         'manifests[0] (ConfigMap default/a): patchBeforeDelete is not supported by this deployer',
+      ],
+    ],
+    [
+      'exports (upstream ValidateManifestExport, plus what this deployer cannot do)',
+      {
+        apiVersion: V2,
+        manifests: [],
+        exports: {
+          exports: [
+            { key: '', jsonPath: '' },
+            { key: 'a[0]', jsonPath: '.x', targetName: 'other' },
+            { key: 'k', jsonPath: '.x', fromResource: { apiVersion: 'v1', kind: 'ConfigMap' } },
+            { key: 'k', jsonPath: '.x', fromObjectRef: { apiVersion: 'v1', kind: 'Secret' } },
+          ],
+        },
+      },
+      [
+        'exports.exports.0.key: must not be empty',
+        'exports.exports.0.jsonPath: must not be empty',
+        'exports.exports.2.fromResource.name: must not be empty',
+        'exports.exports.3.fromObjectRef.jsonPath: must not be empty',
+        'exports.exports[1].targetName: exports from other targets are not supported by this deployer',
+        'exports.exports[1].key: must be a field path (a.b.c)',
       ],
     ],
     [

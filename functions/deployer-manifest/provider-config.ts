@@ -13,10 +13,12 @@
  * `continuousReconcile`).
  *
  * Every problem is listed, each naming where it is (`manifests[2] (ConfigMap default/cm)`).
- * Upstream features this deployer does not implement (exports, deletion groups, patches after
- * deployment / before delete) are refused by name rather than silently ignored.
+ * `exports` (exports-config.ts) as upstream. Upstream features this deployer does not implement
+ * (deletion groups, patches after deployment / before delete) are refused by name rather than
+ * silently ignored.
  */
 import { z } from 'zod';
+import { exportsOf, exportsProblems, exportsSchema, type ManifestExport } from './exports-config.js';
 import { groupOf, isRecord } from './objects.js';
 import {
   readinessChecksSchema,
@@ -53,7 +55,6 @@ export function isUpdateStrategy(value: unknown): value is UpdateStrategy {
 
 /** Upstream fields this deployer refuses (not implemented), with what to say. */
 const UNSUPPORTED_FIELDS: readonly (readonly [string, string])[] = [
-  ['exports', 'exports are not supported by this deployer'],
   ['deletionGroups', 'custom deletion groups are not supported (the default order is used)'],
   ['deletionGroupsDuringUpdate', 'custom deletion groups are not supported (the default order is used)'],
 ];
@@ -92,6 +93,8 @@ export interface ManifestProviderConfig {
   readinessChecks: ReadinessChecks;
   /** Kubeconfig YAML (decoded from base64) to use instead of the Target's. */
   kubeconfig?: string;
+  /** `exports.exports[]`, in order. */
+  exports: ManifestExport[];
 }
 
 export type ConfigParseResult =
@@ -113,6 +116,7 @@ const baseSchema = z.object({
   readinessChecks: readinessChecksSchema.optional(),
   deleteTimeout: z.union([z.string(), z.number()]).optional(),
   continuousReconcile: z.unknown().optional(),
+  exports: exportsSchema,
 });
 
 const v1alpha1Schema = baseSchema.extend({ manifests: z.array(rawObject).optional() });
@@ -298,6 +302,7 @@ function localProblems(
     ...entries.flatMap(entryProblems),
     ...duplicateProblems(entries),
     ...targetNameProblems(config),
+    ...exportsProblems(config),
   ];
 }
 
@@ -312,12 +317,14 @@ function assemble(
   entries: RawManifestEntry[],
   readinessChecks: ReadinessChecks,
   kubeconfig: string | undefined,
+  exports: ManifestExport[],
 ): ManifestProviderConfig {
   return {
     version,
     updateStrategy: strategy || 'update',
     manifests: entries.map(strip),
     readinessChecks,
+    exports,
     ...(kubeconfig !== undefined ? { kubeconfig } : {}),
   };
 }
@@ -337,6 +344,13 @@ export function parseProviderConfig(config: unknown): ConfigParseResult {
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
-    config: assemble(version, parsed.data.updateStrategy, entries, readinessChecks, kubeconfig),
+    config: assemble(
+      version,
+      parsed.data.updateStrategy,
+      entries,
+      readinessChecks,
+      kubeconfig,
+      exportsOf(parsed.data.exports),
+    ),
   };
 }

@@ -11,20 +11,23 @@
  * 4. Default readiness checks (unless disabled), then the custom ones; not ready → `wait`
  *    (the progressing-timeout checkpoint is passed only while something is not ready, so a
  *    deadline ends the job Failed with ERR_TIMEOUT).
- * 5. `done` with managedResources.
+ * 5. Exports (exports.ts): a value not there yet → `wait`; else the export Secret is written.
+ * 6. `done` with managedResources (and `exportRef`).
  *
  * Delete (uninstall): every managed object (and orphan) except keep/ignore, in group order;
- * `wait` while a group is not gone yet.
+ * `wait` while a group is not gone yet; then the export Secret (exportRef cleared).
  */
+import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem } from '../../shared/api/landscaper.js';
 import type { StepContext, StepResult } from '../../shared/deployer/types.js';
-import type { KubeClient } from '../../shared/kube/index.js';
+import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import { applyFailure, applyPlan, validateAndPlan, type ApplyContext } from './apply.js';
 import { notReady } from './check-ready.js';
 import { customNotReady } from './custom-ready.js';
 import { deletable, type DeletionOutcome } from './deletion.js';
 import { KindResolver } from './discovery.js';
-import { configurationError } from './errors.js';
+import { configurationError, requestError } from './errors.js';
+import { readExports, writeExport } from './exports.js';
 import { isCrd } from './objects.js';
 import { orphansOf } from './plan.js';
 import { kubeconfigOf, parseProviderConfig, type ManifestProviderConfig } from './provider-config.js';
@@ -53,6 +56,7 @@ export const CHECKPOINTS = {
   beforeReadiness: 'manifest deployer: before readiness check',
   defaultReadiness: 'manifest deployer: default readiness checks',
   customReadiness: 'manifest deployer: custom readiness checks',
+  beforeExports: 'manifest deployer: before reading export values',
   startDelete: 'manifest deployer: start delete',
 } as const;
 
@@ -182,7 +186,26 @@ async function readinessResult(s: ReconcileStep, status: ManifestProviderStatus)
       problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more)` : '');
     return { kind: 'wait', afterMs: s.o.requeueAfterMs, reason, providerStatus: buildProviderStatus(status) };
   }
-  return { kind: 'done', providerStatus: buildProviderStatus(status) };
+  return exportsResult(s, status);
+}
+
+/** Step 5: the exports; `done` (with the export Secret's reference when there are exports). */
+async function exportsResult(s: ReconcileStep, status: ManifestProviderStatus): Promise<StepResult> {
+  const providerStatus = buildProviderStatus(status);
+  if (s.config.exports.length === 0) return { kind: 'done', providerStatus };
+  s.ctx.checkpoint(CHECKPOINTS.beforeExports);
+  const ectx = { client: s.client, resolver: s.resolver };
+  const outcome = await readExports(ectx, s.config.exports, (name) => s.ctx.checkpoint(name));
+  if (outcome.kind === 'missing') {
+    const reason = `waiting for export ${outcome.key}: ${outcome.reason}`;
+    return { kind: 'wait', afterMs: s.o.requeueAfterMs, reason, providerStatus };
+  }
+  try {
+    const exportRef = await writeExport(s.ctx.hostClient, s.ctx.item, outcome.values);
+    return { kind: 'done', providerStatus, exportRef };
+  } catch (err) {
+    throw requestError('CreateExports', 'CreateOrUpdateSecret', 'writing the export Secret', err);
+  }
 }
 
 /** One reconcile step. */
@@ -232,8 +255,29 @@ function kubeconfigForDelete(item: DeployItem): string | undefined {
   }
 }
 
+/** The export Secret goes with the item (upstream: owned by it, so garbage collected). */
+async function deleteExport(ctx: StepContext): Promise<StepResult> {
+  const ref = ctx.item.status?.exportRef;
+  if (!ref) return { kind: 'done' };
+  try {
+    await ctx.hostClient.delete(GVK.Secret, {
+      namespace: ref.namespace ?? ctx.item.metadata?.namespace,
+      name: ref.name,
+    });
+  } catch (err) {
+    if (!isNotFound(err))
+      throw requestError(DELETE_OPERATION, 'DeleteExport', 'deleting the export Secret', err);
+  }
+  return { kind: 'done', exportRef: null };
+}
+
 /** One uninstall step. */
 export async function deleteStep(ctx: StepContext, o: StepOptions): Promise<StepResult> {
+  const result = await deleteObjects(ctx, o);
+  return result.kind === 'done' ? deleteExport(ctx) : result;
+}
+
+async function deleteObjects(ctx: StepContext, o: StepOptions): Promise<StepResult> {
   ctx.checkpoint(CHECKPOINTS.startDelete);
   const status = readProviderStatus(ctx.item.status?.providerStatus);
   const all = uniqueManaged([...status.managedResources, ...status.orphanedResources]);

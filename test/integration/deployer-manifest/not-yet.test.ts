@@ -6,100 +6,27 @@
  * (upstream: pkg/deployer/lib/resourcemanager/objectapplier.go, apiResourceHandler.go).
  */
 import { GVK } from '../../../shared/api/gvk.js';
-import type { DeployItem } from '../../../shared/api/landscaper.js';
-import { reconcileItem, type ItemRef, type RuntimeDeps } from '../../../shared/deployer/runtime/run.js';
-import type { Locker } from '../../../shared/lock/index.js';
-import { createLogger } from '../../../shared/log/index.js';
-import { createManifestDeployer } from '../../../functions/deployer-manifest/deployer.js';
 import { configMap, entry, exampleCrd, NS, read, startHarness, v2, type Harness } from './harness.js';
+import { runtimeHarness, type RuntimeHarness } from './runtime-harness.js';
 
 let h: Harness;
-let requeues: ItemRef[];
-
-const locker: Locker = {
-  prefix: 'manifest',
-  owner: 'test',
-  acquire: () => Promise.resolve({ locked: true }),
-  release: () => Promise.resolve(),
-  withLock: async (_t, fn) => ({ locked: true, value: await fn() }),
-};
-
-function deps(): RuntimeDeps {
-  return {
-    plugin: createManifestDeployer({ requeueAfterMs: 50 }),
-    host: h.host,
-    locker,
-    requeue: (ref) => {
-      requeues.push(ref);
-      return Promise.resolve();
-    },
-    targetClient: () => Promise.resolve(h.target),
-    hooks: {},
-    deployer: { identity: 'test', name: 'manifest', version: 'test' },
-    now: () => new Date(),
-    newId: () => 'new-job',
-    log: createLogger({ name: 'test', level: 'error' }),
-    lockRetryMs: 50,
-  };
-}
+let rh: RuntimeHarness;
 
 beforeAll(async () => {
   h = await startHarness();
-  await h.host.create(GVK.Context, {
-    apiVersion: 'landscaper.gardener.cloud/v1alpha1',
-    kind: 'Context',
-    metadata: { name: 'default', namespace: NS },
-  });
-  await h.host.create(GVK.Target, {
-    apiVersion: 'landscaper.gardener.cloud/v1alpha1',
-    kind: 'Target',
-    metadata: { name: 'tgt', namespace: NS },
-    spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', config: { kubeconfig: 'unused' } },
-  });
+  rh = await runtimeHarness(h);
 }, 60_000);
 
 afterAll(() => h?.stop());
 
-async function createItem(name: string, config: unknown, timeout?: string): Promise<ItemRef> {
-  const item = await h.host.create<DeployItem>(GVK.DeployItem, {
-    apiVersion: 'landscaper.gardener.cloud/v1alpha1',
-    kind: 'DeployItem',
-    metadata: { name, namespace: NS },
-    spec: {
-      type: 'landscaper.gardener.cloud/kubernetes-manifest',
-      target: { name: 'tgt' },
-      config: config as never,
-      ...(timeout ? { timeout } : {}),
-    },
-  });
-  await h.host.mergePatch(
-    GVK.DeployItem,
-    { namespace: NS, name },
-    { status: { jobID: 'job-1', observedGeneration: 0 } },
-    { subresource: 'status' },
-  );
-  return { namespace: NS, name, uid: item.metadata?.uid };
-}
-
-const getItem = (ref: ItemRef): Promise<DeployItem> => h.host.get<DeployItem>(GVK.DeployItem, NS, ref.name);
-
-/** Runs the step for every requeue of `ref` until `until` holds or `max` steps are done. */
-async function steps(ref: ItemRef, max: number, until?: (i: DeployItem) => boolean): Promise<DeployItem> {
-  for (let i = 0; i < max; i++) {
-    requeues = [];
-    await reconcileItem(deps(), ref);
-    const item = await getItem(ref);
-    if (until?.(item) || !requeues.some((r) => r.name === ref.name)) return item;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return getItem(ref);
-}
+const createItem: RuntimeHarness['createItem'] = (...a) => rh.createItem(...a);
+const steps: RuntimeHarness['steps'] = (...a) => rh.steps(...a);
 
 describe('manifest deployer: not yet', () => {
   it('a namespace created after the item: Progressing with the upstream error, then Succeeded in the same job', async () => {
     const ref = await createItem('ns-later', v2([entry(configMap('cm', { a: '1' }, 'later'))]));
     const first = await steps(ref, 1);
-    expect(requeues).toEqual([expect.objectContaining({ name: 'ns-later' })]);
+    expect(rh.requeues).toEqual([expect.objectContaining({ name: 'ns-later' })]);
     expect(first.status).toMatchObject({ phase: 'Progressing', jobID: 'job-1' });
     expect(first.status?.jobIDFinished).toBeUndefined();
     expect(first.status?.lastError).toMatchObject({
