@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { startLandscape, startTimeout, stopTimeout, until, type Landscape } from './support.js';
+import { scaled, startLandscape, startTimeout, stopTimeout, until, type Landscape } from './support.js';
 
 const NS = 'garden-bind';
 const REGION = 'bind';
@@ -114,73 +114,81 @@ afterAll(async () => {
   expect(stopped?.code).toBe(0);
 }, stopTimeout());
 
-it('a direct change of spec.seedName is refused and leaves the shoot unscheduled', async () => {
-  await apply([shoot('nowhere', 'no-such-region')]);
-  // the scheduler looked at it and found no seed: nothing can bind it while we look
-  const pending = await until(
-    'the unschedulable shoot reported as Create Pending',
-    async () => {
-      const s = await getShoot('nowhere');
-      return s.status?.lastOperation?.state === 'Pending' ? s : undefined;
-    },
-    { timeoutMs: 60_000, context },
-  );
-  expect(pending.status?.lastOperation).toMatchObject({ type: 'Create', state: 'Pending' });
-  expect(pending.status?.lastOperation?.description).toMatch(/^Failed to schedule Shoot: /);
+it(
+  'a direct change of spec.seedName is refused and leaves the shoot unscheduled',
+  async () => {
+    await apply([shoot('nowhere', 'no-such-region')]);
+    // the scheduler looked at it and found no seed: nothing can bind it while we look
+    const pending = await until(
+      'the unschedulable shoot reported as Create Pending',
+      async () => {
+        const s = await getShoot('nowhere');
+        return s.status?.lastOperation?.state === 'Pending' ? s : undefined;
+      },
+      { timeoutMs: 60_000, context },
+    );
+    expect(pending.status?.lastOperation).toMatchObject({ type: 'Create', state: 'Pending' });
+    expect(pending.status?.lastOperation?.description).toMatch(/^Failed to schedule Shoot: /);
 
-  const r = await l.kubectl([
-    'patch',
-    'shoot',
-    'nowhere',
-    '-n',
-    NS,
-    '--type',
-    'merge',
-    '-p',
-    '{"spec":{"seedName":"x"}}',
-  ]);
-  expect(r.code).not.toBe(0);
-  expect(r.stderr).toContain(
-    `Error from server (Forbidden): shoots.core.gardener.cloud "nowhere" is forbidden: spec.seedName 'nil' cannot be changed to 'x' by patching the shoot, please use the shoots/binding subresource`,
-  );
-  expect((await getShoot('nowhere')).spec.seedName).toBeUndefined();
-  // the patch reached the API server and was answered 403 (the scheduler's writes are status patches)
-  const main = auditEvents().filter(
-    (e) => e.verb === 'patch' && e.objectRef?.name === 'nowhere' && e.objectRef.subresource === undefined,
-  );
-  expect(main.map((e) => e.responseStatus.code)).toEqual([403]);
-}, 120_000);
+    const r = await l.kubectl([
+      'patch',
+      'shoot',
+      'nowhere',
+      '-n',
+      NS,
+      '--type',
+      'merge',
+      '-p',
+      '{"spec":{"seedName":"x"}}',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      `Error from server (Forbidden): shoots.core.gardener.cloud "nowhere" is forbidden: spec.seedName 'nil' cannot be changed to 'x' by patching the shoot, please use the shoots/binding subresource`,
+    );
+    expect((await getShoot('nowhere')).spec.seedName).toBeUndefined();
+    // the patch reached the API server and was answered 403 (the scheduler's writes are status patches)
+    const main = auditEvents().filter(
+      (e) => e.verb === 'patch' && e.objectRef?.name === 'nowhere' && e.objectRef.subresource === undefined,
+    );
+    expect(main.map((e) => e.responseStatus.code)).toEqual([403]);
+  },
+  scaled(120_000),
+);
 
-it('the scheduler binds a shoot that fits through shoots/binding (the audit log shows it)', async () => {
-  await apply([shoot('fits', REGION)]);
-  const bound = await until(
-    'the shoot bound to bind-seed',
-    async () => {
-      const s = await getShoot('fits');
-      return s.spec.seedName ? s : undefined;
-    },
-    { timeoutMs: 60_000, context },
-  );
-  expect(bound.spec.seedName).toBe('bind-seed');
-  expect(bound.metadata.managedFields).toContainEqual(
-    expect.objectContaining({ manager: 'gardener-scheduler', operation: 'Update', subresource: 'binding' }),
-  );
-  const writes = auditEvents().filter(
-    (e) =>
-      e.objectRef?.resource === 'shoots' &&
-      e.objectRef.name === 'fits' &&
-      ['update', 'patch'].includes(e.verb),
-  );
-  expect(writes).toContainEqual(
-    expect.objectContaining({
-      verb: 'update',
-      objectRef: expect.objectContaining({ subresource: 'binding', namespace: NS }),
-      responseStatus: expect.objectContaining({ code: 200 }),
-    }),
-  );
-  // every successful write of the main resource (the fixture's finalizer, ...) kept the seed unset
-  // or unchanged; none of them bound it (a main-resource seedName change would have been a 403)
-  expect(
-    writes.filter((e) => e.objectRef?.subresource === 'binding' && e.responseStatus.code === 200),
-  ).toHaveLength(1);
-}, 120_000);
+it(
+  'the scheduler binds a shoot that fits through shoots/binding (the audit log shows it)',
+  async () => {
+    await apply([shoot('fits', REGION)]);
+    const bound = await until(
+      'the shoot bound to bind-seed',
+      async () => {
+        const s = await getShoot('fits');
+        return s.spec.seedName ? s : undefined;
+      },
+      { timeoutMs: 60_000, context },
+    );
+    expect(bound.spec.seedName).toBe('bind-seed');
+    expect(bound.metadata.managedFields).toContainEqual(
+      expect.objectContaining({ manager: 'gardener-scheduler', operation: 'Update', subresource: 'binding' }),
+    );
+    const writes = auditEvents().filter(
+      (e) =>
+        e.objectRef?.resource === 'shoots' &&
+        e.objectRef.name === 'fits' &&
+        ['update', 'patch'].includes(e.verb),
+    );
+    expect(writes).toContainEqual(
+      expect.objectContaining({
+        verb: 'update',
+        objectRef: expect.objectContaining({ subresource: 'binding', namespace: NS }),
+        responseStatus: expect.objectContaining({ code: 200 }),
+      }),
+    );
+    // every successful write of the main resource (the fixture's finalizer, ...) kept the seed unset
+    // or unchanged; none of them bound it (a main-resource seedName change would have been a 403)
+    expect(
+      writes.filter((e) => e.objectRef?.subresource === 'binding' && e.responseStatus.code === 200),
+    ).toHaveLength(1);
+  },
+  scaled(120_000),
+);

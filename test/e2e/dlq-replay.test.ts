@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import {
   REPO_ROOT,
   run,
+  scaled,
   startLandscape,
   startTimeout,
   stopTimeout,
@@ -142,5 +143,5 @@ spec:
     });
   },
   // creation, 5 retries with exponential backoff (about 16 s) per event, the replay, cold starts
-  180_000,
+  scaled(180_000),
 );

@@ -28,7 +28,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { readJson, REPO_ROOT, startLandscape, type Landscape } from './support.js';
+import { readJson, REPO_ROOT, scaled, startLandscape, type Landscape } from './support.js';
 
 const DEV = 'garden-dev';
 const GARDEN = 'garden';
@@ -179,14 +179,14 @@ function tail(fn: string, n = 15): string {
 const FUNCTIONS = ['schedule-shoot', 'seed-status', 'managedseedset', 'managedseed', 'seed-autoscaler'];
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   for (;;) {
     const v = await probe();
     if (v !== undefined) return v;
     if (Date.now() > deadline) {
       const logs = FUNCTIONS.map((fn) => `--- ${fn}:\n${tail(fn)}`).join('\n');
       throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}\n${logs}\n--- landscape:\n${l.output().slice(-2000)}`,
+        `timed out after ${scaled(timeoutMs)} ms waiting for ${what}\n${logs}\n--- landscape:\n${l.output().slice(-2000)}`,
       );
     }
     await sleep(300);
@@ -197,7 +197,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 const yamlDocs = (docs: unknown[]): string => docs.map((d) => stringify(d)).join('---\n');
 
 async function apply(docs: unknown[]): Promise<void> {
-  await l.kubectlOk(['apply', '-f', '-'], { input: yamlDocs(docs), timeoutMs: 90_000 });
+  await l.kubectlOk(['apply', '-f', '-'], { input: yamlDocs(docs), timeoutMs: scaled(90_000) });
 }
 
 async function seeds(): Promise<Map<string, Seed>> {
@@ -348,7 +348,7 @@ async function replicaRegistered(n: number): Promise<Seed> {
       const s = (await seeds()).get(name);
       return sh && ms && ready(s) && allocatable(s) === SET_SEED_CAPACITY ? s : undefined;
     },
-    90_000,
+    scaled(90_000),
   );
 }
 
@@ -402,7 +402,7 @@ beforeAll(async () => {
     ],
     { functions: true },
   );
-}, 120_000);
+}, scaled(120_000));
 
 afterAll(async () => {
   const stopped = await l?.stop();
@@ -410,208 +410,236 @@ afterAll(async () => {
   rmSync(knativeDir, { recursive: true, force: true });
   if (stopped?.code === 0) rmSync(l.stateDir, { recursive: true, force: true });
   expect(stopped?.code).toBe(0);
-}, 30_000);
+}, scaled(30_000));
 
-it('plain seeds get capacity and allocatable from seed-status and become ready', async () => {
-  await apply([
-    namespace(DEV),
-    namespace(GARDEN),
-    ...['local', 'soil', 'auto'].map(cloudProfile),
-    ...Object.keys(PLAIN).map((name) => seed(name, 'local')),
-    // where the set's replica Shoots go (a provider of its own: never a candidate of the others)
-    seed('soil', 'soil'),
-  ]);
-  const all = await until('the plain seeds ready with allocatable', async () => {
-    const now = await seeds();
-    const names = [...Object.keys(PLAIN), 'soil'];
-    return names.every((n) => ready(now.get(n)) && allocatable(now.get(n)) !== undefined) ? now : undefined;
-  });
-  for (const [name, [capacity]] of Object.entries(PLAIN)) {
-    expect(all.get(name)?.status).toMatchObject({
-      capacity: { shoots: String(capacity) },
-      allocatable: { shoots: String(ALLOCATABLE[name]) },
+it(
+  'plain seeds get capacity and allocatable from seed-status and become ready',
+  async () => {
+    await apply([
+      namespace(DEV),
+      namespace(GARDEN),
+      ...['local', 'soil', 'auto'].map(cloudProfile),
+      ...Object.keys(PLAIN).map((name) => seed(name, 'local')),
+      // where the set's replica Shoots go (a provider of its own: never a candidate of the others)
+      seed('soil', 'soil'),
+    ]);
+    const all = await until('the plain seeds ready with allocatable', async () => {
+      const now = await seeds();
+      const names = [...Object.keys(PLAIN), 'soil'];
+      return names.every((n) => ready(now.get(n)) && allocatable(now.get(n)) !== undefined) ? now : undefined;
     });
-  }
-  expect(allocatable(all.get('soil'))).toBe(250);
-}, 90_000);
+    for (const [name, [capacity]] of Object.entries(PLAIN)) {
+      expect(all.get(name)?.status).toMatchObject({
+        capacity: { shoots: String(capacity) },
+        allocatable: { shoots: String(ALLOCATABLE[name]) },
+      });
+    }
+    expect(allocatable(all.get('soil'))).toBe(250);
+  },
+  scaled(90_000),
+);
 
-it('50 shoots applied at once are scheduled by several replicas without exceeding any allocatable', async () => {
-  const names = Array.from({ length: SHOOTS }, (_, i) => `shoot-${String(i).padStart(2, '0')}`);
-  const started = Date.now();
-  await apply(names.map((n) => shoot(n, 'local')));
-  const applied = Date.now() - started;
-  const bound = await until(
-    `all ${SHOOTS} shoots bound`,
-    async () => {
-      const list = await shoots(DEV);
-      return list.length === SHOOTS && list.every((s) => s.spec.seedName) ? list : undefined;
-    },
-    120_000,
-  );
-  const elapsed = Date.now() - started;
-  const counts = perSeed(bound);
-  // 50 slots for 50 shoots: every seed exactly full, none over
-  for (const [name, n] of Object.entries(ALLOCATABLE)) expect(counts[name] ?? 0).toBeLessThanOrEqual(n);
-  expect(counts).toEqual(ALLOCATABLE);
-
-  const scheduled = logLines('schedule-shoot').filter(
-    (x) => x.msg === 'Shoot successfully scheduled to seed',
-  );
-  expect(new Set(scheduled.map((x) => x.shoot))).toEqual(new Set(names.map((n) => `${DEV}/${n}`)));
-  const pods = new Set(scheduled.map((x) => x.pod));
-  expect(pods.size).toBeGreaterThanOrEqual(2);
-
-  const c = await readJson<{ url: string; token: string }>(join(l.stateDir, 'landscape.json'));
-  const res = await fetch(`${c.url}/functions`, { headers: { Authorization: `Bearer ${c.token}` } });
-  const rows = (await res.json()) as { function: string; coldStarts: number }[];
-  expect(rows.find((r) => r.function === 'schedule-shoot')?.coldStarts).toBeGreaterThanOrEqual(2);
-
-  const successful = (await events(DEV)).filter(
-    (e) => e.reason === 'SchedulingSuccessful' && e.involvedObject.kind === 'Shoot',
-  );
-  expect(new Set(successful.map((e) => e.involvedObject.name))).toEqual(new Set(names));
-  for (const e of successful) expect(e.message).toMatch(/^Scheduled to seed 'seed-[abc]'$/);
-  const coldStarts = l
-    .output()
-    .split('\n')
-    .filter((x) => x.includes('"replica ready"') && x.includes('"function":"schedule-shoot"'))
-    .map((x) => /"ms":(\d+)/.exec(x)?.[1]);
-  console.log(
-    `${SHOOTS} shoots applied in ${applied} ms, all bound after ${elapsed} ms by ${pods.size} schedule-shoot replicas (cold starts ${coldStarts.join(', ')} ms): ${JSON.stringify(counts)}`,
-  );
-}, 180_000);
-
-it('a full landscape leaves a shoot unscheduled with upstream message; a freed slot is taken on retry', async () => {
-  await apply([shoot('overflow', 'local')]);
-  const pendingShoot = await until('the overflow shoot marked as not schedulable', async () => {
-    const s = await getOptional<Shoot>(['shoot', 'overflow', '-n', DEV]);
-    return s?.status?.lastOperation?.description ? s : undefined;
-  });
-  expect(pendingShoot.spec.seedName).toBeUndefined();
-  expect(pendingShoot.status?.lastOperation).toMatchObject({
-    type: 'Create',
-    state: 'Pending',
-    description: FULL_MESSAGE,
-  });
-  const failed = await until('a SchedulingFailed Event', async () => {
-    const e = (await events(DEV)).filter(
-      (x) => x.reason === 'SchedulingFailed' && x.involvedObject.name === 'overflow',
+it(
+  '50 shoots applied at once are scheduled by several replicas without exceeding any allocatable',
+  async () => {
+    const names = Array.from({ length: SHOOTS }, (_, i) => `shoot-${String(i).padStart(2, '0')}`);
+    const started = Date.now();
+    await apply(names.map((n) => shoot(n, 'local')));
+    const applied = Date.now() - started;
+    const bound = await until(
+      `all ${SHOOTS} shoots bound`,
+      async () => {
+        const list = await shoots(DEV);
+        return list.length === SHOOTS && list.every((s) => s.spec.seedName) ? list : undefined;
+      },
+      scaled(120_000),
     );
-    return e.length > 0 ? e : undefined;
-  });
-  expect(failed[0]).toMatchObject({ type: 'Warning', message: FULL_MESSAGE });
-  // it stays unscheduled across retries (1 s, 2 s, ... backoff), each a SchedulingFailed Event
-  await until('a retry', async () => {
-    const e = (await events(DEV)).filter(
-      (x) => x.reason === 'SchedulingFailed' && x.involvedObject.name === 'overflow',
+    const elapsed = Date.now() - started;
+    const counts = perSeed(bound);
+    // 50 slots for 50 shoots: every seed exactly full, none over
+    for (const [name, n] of Object.entries(ALLOCATABLE)) expect(counts[name] ?? 0).toBeLessThanOrEqual(n);
+    expect(counts).toEqual(ALLOCATABLE);
+
+    const scheduled = logLines('schedule-shoot').filter(
+      (x) => x.msg === 'Shoot successfully scheduled to seed',
     );
-    return e.length >= 2 ? e : undefined;
-  });
-  expect((await getOptional<Shoot>(['shoot', 'overflow', '-n', DEV]))?.spec.seedName).toBeUndefined();
+    expect(new Set(scheduled.map((x) => x.shoot))).toEqual(new Set(names.map((n) => `${DEV}/${n}`)));
+    const pods = new Set(scheduled.map((x) => x.pod));
+    expect(pods.size).toBeGreaterThanOrEqual(2);
 
-  const freed = (await getOptional<Shoot>(['shoot', 'shoot-00', '-n', DEV]))?.spec.seedName;
-  await l.kubectlOk(['delete', 'shoot', 'shoot-00', '-n', DEV, '--timeout=60s'], { timeoutMs: 70_000 });
-  const bound = await until(
-    'the overflow shoot bound on a retry',
-    async () => (await getOptional<Shoot>(['shoot', 'overflow', '-n', DEV]))?.spec.seedName,
-  );
-  expect(bound).toBe(freed);
-}, 120_000);
+    const c = await readJson<{ url: string; token: string }>(join(l.stateDir, 'landscape.json'));
+    const res = await fetch(`${c.url}/functions`, { headers: { Authorization: `Bearer ${c.token}` } });
+    const rows = (await res.json()) as { function: string; coldStarts: number }[];
+    expect(rows.find((r) => r.function === 'schedule-shoot')?.coldStarts).toBeGreaterThanOrEqual(2);
 
-it('a SeedAutoscaler grows its ManagedSeedSet past the target utilization; the new seed takes shoots', async () => {
-  await apply([managedSeedSet()]);
-  await replicaRegistered(0);
-  // the replica's Shoot went to the soil seed (the only one of its provider)
-  expect((await getOptional<Shoot>(['shoot', `${SET}-0`, '-n', GARDEN]))?.spec.seedName).toBe('soil');
-  await apply([seedAutoscaler()]);
-  await until('the autoscaler looked at the set', async () => {
-    const a = await getOptional<Autoscaler>(['seedautoscaler', SET, '-n', GARDEN]);
-    return a?.status?.currentReplicas === 1 ? a : undefined;
-  });
-  expect(await setScale()).toBe(1);
-
-  // 4 of 5 shoots on the only seed: 80 % > 50 %
-  await apply(['w-0', 'w-1', 'w-2', 'w-3'].map((n) => shoot(n, 'auto')));
-  await until('4 shoots on auto-0', async () =>
-    (await shootsOnSetSeeds())[`${SET}-0`] === 4 ? true : undefined,
-  );
-  await until('the set scaled to 2', async () => ((await setScale()) === 2 ? true : undefined));
-  const set = (await l.getJson(['managedseedset', SET, '-n', GARDEN, '--show-managed-fields'])) as SetObject;
-  expect(set.spec.replicas).toBe(2);
-  // written through the scale subresource
-  expect(set.metadata.managedFields?.find((m) => m.subresource === 'scale')).toBeDefined();
-  const rescaled = (await events(GARDEN)).filter(
-    (e) => e.involvedObject.kind === 'SeedAutoscaler' && e.reason === 'SuccessfulRescale',
-  );
-  expect(rescaled.map((e) => e.message)).toContain(
-    'New size: 2; reason: shoots resource utilization (percentage of allocatable) above target',
-  );
-
-  await replicaRegistered(1);
-  const owners = (await l.getJson(['managedseed', `${SET}-1`, '-n', GARDEN])) as { metadata: Meta };
-  expect(owners.metadata.ownerReferences).toEqual([
-    expect.objectContaining({ kind: 'ManagedSeedSet', name: SET, controller: true }),
-  ]);
-  await until('the set reports 2 ready replicas', async () => {
-    const s = (await l.getJson(['managedseedset', SET, '-n', GARDEN])) as SetObject;
-    return s.status?.readyReplicas === 2 ? s : undefined;
-  });
-  // the next shoot goes to the new seed (fewest shoots)
-  await apply([shoot('w-4', 'auto')]);
-  const placed = await until(
-    'w-4 bound',
-    async () => (await getOptional<Shoot>(['shoot', 'w-4', '-n', DEV]))?.spec.seedName,
-  );
-  expect(placed).toBe(`${SET}-1`);
-  // 5 of 10: at the target, the set stays at 2
-  await until('the autoscaler saw 50 %', async () => {
-    const a = await getOptional<Autoscaler>(['seedautoscaler', SET, '-n', GARDEN]);
-    return a?.status?.currentMetrics?.[0]?.resource.current.averageUtilization === 50 ? a : undefined;
-  });
-  expect(await setScale()).toBe(2);
-}, 180_000);
-
-it('the set shrinks deleting only empty, unprotected replicas', async () => {
-  await l.kubectlOk(['annotate', 'managedseed', `${SET}-0`, '-n', GARDEN, `${PROTECT}=true`]);
-  // auto-0 protected (and soon empty), auto-1 holds w-4: 10 % → 1 replica, but nothing deletable
-  await l.kubectlOk(['delete', 'shoot', 'w-0', 'w-1', 'w-2', 'w-3', '-n', DEV, '--timeout=60s'], {
-    timeoutMs: 70_000,
-  });
-  await until('the set scaled to 1', async () => ((await setScale()) === 1 ? true : undefined));
-  const rescaled = (await events(GARDEN)).filter(
-    (e) => e.involvedObject.kind === 'SeedAutoscaler' && e.reason === 'SuccessfulRescale',
-  );
-  expect(rescaled.map((e) => e.message)).toContain('New size: 1; reason: All metrics below target');
-  const refused = await until('"no deletable replicas found"', async () => {
-    const e = (await events(GARDEN)).filter(
-      (x) => x.involvedObject.kind === 'ManagedSeedSet' && x.message === 'no deletable replicas found',
+    const successful = (await events(DEV)).filter(
+      (e) => e.reason === 'SchedulingSuccessful' && e.involvedObject.kind === 'Shoot',
     );
-    return e.length > 0 ? e : undefined;
-  });
-  expect(refused[0]).toMatchObject({ type: 'Warning', reason: 'ReconcileError' });
-  for (const n of [0, 1]) {
-    expect(await getOptional(['managedseed', `${SET}-${n}`, '-n', GARDEN])).toBeDefined();
-    expect((await seeds()).get(`${SET}-${n}`)?.metadata.deletionTimestamp).toBeUndefined();
-  }
+    expect(new Set(successful.map((e) => e.involvedObject.name))).toEqual(new Set(names));
+    for (const e of successful) expect(e.message).toMatch(/^Scheduled to seed 'seed-[abc]'$/);
+    const coldStarts = l
+      .output()
+      .split('\n')
+      .filter((x) => x.includes('"replica ready"') && x.includes('"function":"schedule-shoot"'))
+      .map((x) => /"ms":(\d+)/.exec(x)?.[1]);
+    console.log(
+      `${SHOOTS} shoots applied in ${applied} ms, all bound after ${elapsed} ms by ${pods.size} schedule-shoot replicas (cold starts ${coldStarts.join(', ')} ms): ${JSON.stringify(counts)}`,
+    );
+  },
+  scaled(180_000),
+);
 
-  // auto-1 empty: it goes, ManagedSeed, Seed and Shoot; the protected auto-0 stays
-  await l.kubectlOk(['delete', 'shoot', 'w-4', '-n', DEV, '--timeout=60s'], { timeoutMs: 70_000 });
-  await until(
-    `replica ${SET}-1 deleted`,
-    async () => {
-      const sh = await getOptional(['shoot', `${SET}-1`, '-n', GARDEN]);
-      const ms = await getOptional(['managedseed', `${SET}-1`, '-n', GARDEN]);
-      const s = (await seeds()).get(`${SET}-1`);
-      return !sh && !ms && !s ? true : undefined;
-    },
-    90_000,
-  );
-  const set = await until('the set reports 1 replica', async () => {
-    const s = (await l.getJson(['managedseedset', SET, '-n', GARDEN])) as SetObject;
-    return s.status?.replicas === 1 ? s : undefined;
-  });
-  expect(set.spec.replicas).toBe(1);
-  expect(ready((await seeds()).get(`${SET}-0`))).toBe(true);
-  expect(await getOptional(['managedseed', `${SET}-0`, '-n', GARDEN])).toBeDefined();
-  expect(await getOptional(['shoot', `${SET}-0`, '-n', GARDEN])).toBeDefined();
-}, 150_000);
+it(
+  'a full landscape leaves a shoot unscheduled with upstream message; a freed slot is taken on retry',
+  async () => {
+    await apply([shoot('overflow', 'local')]);
+    const pendingShoot = await until('the overflow shoot marked as not schedulable', async () => {
+      const s = await getOptional<Shoot>(['shoot', 'overflow', '-n', DEV]);
+      return s?.status?.lastOperation?.description ? s : undefined;
+    });
+    expect(pendingShoot.spec.seedName).toBeUndefined();
+    expect(pendingShoot.status?.lastOperation).toMatchObject({
+      type: 'Create',
+      state: 'Pending',
+      description: FULL_MESSAGE,
+    });
+    const failed = await until('a SchedulingFailed Event', async () => {
+      const e = (await events(DEV)).filter(
+        (x) => x.reason === 'SchedulingFailed' && x.involvedObject.name === 'overflow',
+      );
+      return e.length > 0 ? e : undefined;
+    });
+    expect(failed[0]).toMatchObject({ type: 'Warning', message: FULL_MESSAGE });
+    // it stays unscheduled across retries (1 s, 2 s, ... backoff), each a SchedulingFailed Event
+    await until('a retry', async () => {
+      const e = (await events(DEV)).filter(
+        (x) => x.reason === 'SchedulingFailed' && x.involvedObject.name === 'overflow',
+      );
+      return e.length >= 2 ? e : undefined;
+    });
+    expect((await getOptional<Shoot>(['shoot', 'overflow', '-n', DEV]))?.spec.seedName).toBeUndefined();
+
+    const freed = (await getOptional<Shoot>(['shoot', 'shoot-00', '-n', DEV]))?.spec.seedName;
+    await l.kubectlOk(['delete', 'shoot', 'shoot-00', '-n', DEV, '--timeout=60s'], {
+      timeoutMs: scaled(70_000),
+    });
+    const bound = await until(
+      'the overflow shoot bound on a retry',
+      async () => (await getOptional<Shoot>(['shoot', 'overflow', '-n', DEV]))?.spec.seedName,
+    );
+    expect(bound).toBe(freed);
+  },
+  scaled(120_000),
+);
+
+it(
+  'a SeedAutoscaler grows its ManagedSeedSet past the target utilization; the new seed takes shoots',
+  async () => {
+    await apply([managedSeedSet()]);
+    await replicaRegistered(0);
+    // the replica's Shoot went to the soil seed (the only one of its provider)
+    expect((await getOptional<Shoot>(['shoot', `${SET}-0`, '-n', GARDEN]))?.spec.seedName).toBe('soil');
+    await apply([seedAutoscaler()]);
+    await until('the autoscaler looked at the set', async () => {
+      const a = await getOptional<Autoscaler>(['seedautoscaler', SET, '-n', GARDEN]);
+      return a?.status?.currentReplicas === 1 ? a : undefined;
+    });
+    expect(await setScale()).toBe(1);
+
+    // 4 of 5 shoots on the only seed: 80 % > 50 %
+    await apply(['w-0', 'w-1', 'w-2', 'w-3'].map((n) => shoot(n, 'auto')));
+    await until('4 shoots on auto-0', async () =>
+      (await shootsOnSetSeeds())[`${SET}-0`] === 4 ? true : undefined,
+    );
+    await until('the set scaled to 2', async () => ((await setScale()) === 2 ? true : undefined));
+    const set = (await l.getJson([
+      'managedseedset',
+      SET,
+      '-n',
+      GARDEN,
+      '--show-managed-fields',
+    ])) as SetObject;
+    expect(set.spec.replicas).toBe(2);
+    // written through the scale subresource
+    expect(set.metadata.managedFields?.find((m) => m.subresource === 'scale')).toBeDefined();
+    const rescaled = (await events(GARDEN)).filter(
+      (e) => e.involvedObject.kind === 'SeedAutoscaler' && e.reason === 'SuccessfulRescale',
+    );
+    expect(rescaled.map((e) => e.message)).toContain(
+      'New size: 2; reason: shoots resource utilization (percentage of allocatable) above target',
+    );
+
+    await replicaRegistered(1);
+    const owners = (await l.getJson(['managedseed', `${SET}-1`, '-n', GARDEN])) as { metadata: Meta };
+    expect(owners.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'ManagedSeedSet', name: SET, controller: true }),
+    ]);
+    await until('the set reports 2 ready replicas', async () => {
+      const s = (await l.getJson(['managedseedset', SET, '-n', GARDEN])) as SetObject;
+      return s.status?.readyReplicas === 2 ? s : undefined;
+    });
+    // the next shoot goes to the new seed (fewest shoots)
+    await apply([shoot('w-4', 'auto')]);
+    const placed = await until(
+      'w-4 bound',
+      async () => (await getOptional<Shoot>(['shoot', 'w-4', '-n', DEV]))?.spec.seedName,
+    );
+    expect(placed).toBe(`${SET}-1`);
+    // 5 of 10: at the target, the set stays at 2
+    await until('the autoscaler saw 50 %', async () => {
+      const a = await getOptional<Autoscaler>(['seedautoscaler', SET, '-n', GARDEN]);
+      return a?.status?.currentMetrics?.[0]?.resource.current.averageUtilization === 50 ? a : undefined;
+    });
+    expect(await setScale()).toBe(2);
+  },
+  scaled(180_000),
+);
+
+it(
+  'the set shrinks deleting only empty, unprotected replicas',
+  async () => {
+    await l.kubectlOk(['annotate', 'managedseed', `${SET}-0`, '-n', GARDEN, `${PROTECT}=true`]);
+    // auto-0 protected (and soon empty), auto-1 holds w-4: 10 % → 1 replica, but nothing deletable
+    await l.kubectlOk(['delete', 'shoot', 'w-0', 'w-1', 'w-2', 'w-3', '-n', DEV, '--timeout=60s'], {
+      timeoutMs: scaled(70_000),
+    });
+    await until('the set scaled to 1', async () => ((await setScale()) === 1 ? true : undefined));
+    const rescaled = (await events(GARDEN)).filter(
+      (e) => e.involvedObject.kind === 'SeedAutoscaler' && e.reason === 'SuccessfulRescale',
+    );
+    expect(rescaled.map((e) => e.message)).toContain('New size: 1; reason: All metrics below target');
+    const refused = await until('"no deletable replicas found"', async () => {
+      const e = (await events(GARDEN)).filter(
+        (x) => x.involvedObject.kind === 'ManagedSeedSet' && x.message === 'no deletable replicas found',
+      );
+      return e.length > 0 ? e : undefined;
+    });
+    expect(refused[0]).toMatchObject({ type: 'Warning', reason: 'ReconcileError' });
+    for (const n of [0, 1]) {
+      expect(await getOptional(['managedseed', `${SET}-${n}`, '-n', GARDEN])).toBeDefined();
+      expect((await seeds()).get(`${SET}-${n}`)?.metadata.deletionTimestamp).toBeUndefined();
+    }
+
+    // auto-1 empty: it goes, ManagedSeed, Seed and Shoot; the protected auto-0 stays
+    await l.kubectlOk(['delete', 'shoot', 'w-4', '-n', DEV, '--timeout=60s'], { timeoutMs: scaled(70_000) });
+    await until(
+      `replica ${SET}-1 deleted`,
+      async () => {
+        const sh = await getOptional(['shoot', `${SET}-1`, '-n', GARDEN]);
+        const ms = await getOptional(['managedseed', `${SET}-1`, '-n', GARDEN]);
+        const s = (await seeds()).get(`${SET}-1`);
+        return !sh && !ms && !s ? true : undefined;
+      },
+      scaled(90_000),
+    );
+    const set = await until('the set reports 1 replica', async () => {
+      const s = (await l.getJson(['managedseedset', SET, '-n', GARDEN])) as SetObject;
+      return s.status?.replicas === 1 ? s : undefined;
+    });
+    expect(set.spec.replicas).toBe(1);
+    expect(ready((await seeds()).get(`${SET}-0`))).toBe(true);
+    expect(await getOptional(['managedseed', `${SET}-0`, '-n', GARDEN])).toBeDefined();
+    expect(await getOptional(['shoot', `${SET}-0`, '-n', GARDEN])).toBeDefined();
+  },
+  scaled(150_000),
+);
