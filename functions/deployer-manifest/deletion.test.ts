@@ -1,4 +1,5 @@
-import { afterBatch, deletable, deletionBatches, deletionGroupOf } from './deletion.js';
+import { deletionGroupsOf, deletionGroupsProblems } from './deletion-config.js';
+import { afterBatch, deletable, deletionBatches } from './deletion.js';
 import type { ManagedResource } from './provider-status.js';
 
 const m = (
@@ -18,12 +19,12 @@ const m = (
 
 describe('deletion groups (upstream defaults)', () => {
   it.each([
-    [m('ConfigMap', 'a', 'ns'), 'namespaced'],
-    [m('Namespace', 'ns'), 'cluster-scoped'],
-    [m('ClusterRole', 'r'), 'cluster-scoped'],
+    [m('ConfigMap', 'a', 'ns'), 'namespaced-resources'],
+    [m('Namespace', 'ns'), 'cluster-scoped-resources'],
+    [m('ClusterRole', 'r'), 'cluster-scoped-resources'],
     [m('CustomResourceDefinition', 'x.example.com'), 'crds'],
   ])('%j → %s', (res, group) => {
-    expect(deletionGroupOf(res.resource)).toBe(group);
+    expect(deletionBatches([res]).map((b) => b.group)).toEqual([group]);
   });
 
   it('batches in order: namespaced, cluster-scoped, CRDs; empty groups left out', () => {
@@ -34,11 +35,72 @@ describe('deletion groups (upstream defaults)', () => {
       m('Secret', 'b', 'ns'),
     ];
     expect(deletionBatches(list).map((b) => [b.group, b.resources.map((r) => r.resource.name)])).toEqual([
-      ['namespaced', ['a', 'b']],
-      ['cluster-scoped', ['ns']],
+      ['namespaced-resources', ['a', 'b']],
+      ['cluster-scoped-resources', ['ns']],
       ['crds', ['c']],
     ]);
     expect(deletionBatches([m('CustomResourceDefinition', 'c')]).map((b) => b.group)).toEqual(['crds']);
+    expect(deletionGroupsOf([])).toEqual(deletionGroupsOf(undefined));
+  });
+
+  it('configured groups: first match wins, custom by apiVersion/kind/names/namespaces, unmatched not deleted', () => {
+    const groups = deletionGroupsOf([
+      { customResourceGroup: { resources: [{ apiVersion: 'v1', kind: 'Secret', namespaces: ['ns'] }] } },
+      { predefinedResourceGroup: { type: 'cluster-scoped-resources', forceDelete: true } },
+      { customResourceGroup: { resources: [{ apiVersion: 'v1', kind: 'ConfigMap', names: ['a'] }] } },
+    ]);
+    const list = [
+      m('ConfigMap', 'a', 'ns'),
+      m('ConfigMap', 'other', 'ns'),
+      m('Namespace', 'ns'),
+      m('Secret', 's', 'ns'),
+      m('Secret', 's', 'elsewhere'),
+    ];
+    expect(
+      deletionBatches(list, groups).map((b) => [
+        b.group,
+        b.forceDelete,
+        b.resources.map((r) => r.resource.name),
+      ]),
+    ).toEqual([
+      ['customResourceGroup[0]', false, ['s']],
+      ['cluster-scoped-resources', true, ['ns']],
+      ['customResourceGroup[2]', false, ['a']],
+    ]);
+  });
+
+  it.each<[string, unknown, string[]]>([
+    ['valid', [{ predefinedResourceGroup: { type: 'empty' } }], []],
+    [
+      'both set',
+      [{ predefinedResourceGroup: { type: 'crds' }, customResourceGroup: { resources: [{ kind: 'X' }] } }],
+      [
+        'deletionGroups[0]: Invalid value: predefinedResourceGroup and customResourceGroup must not both be set',
+      ],
+    ],
+    [
+      'none set',
+      [{}],
+      ['deletionGroups[0]: Invalid value: either predefinedResourceGroup or customResourceGroup must be set'],
+    ],
+    [
+      'unknown type',
+      [{ predefinedResourceGroup: { type: 'pods' } }],
+      [
+        'deletionGroups[0]: predefinedResourceGroup.type: Unsupported value: "pods": supported values: "namespaced-resources", "cluster-scoped-resources", "crds", "empty"',
+      ],
+    ],
+    [
+      'empty custom, deleteAllResources, targetName',
+      [{ customResourceGroup: { deleteAllResources: true, targetName: 't' } }],
+      [
+        'deletionGroups[0]: customResourceGroup.resources: Required value: must not be empty',
+        'deletionGroups[0]: customResourceGroup.deleteAllResources: not supported by this deployer',
+        'deletionGroups[0]: customResourceGroup.targetName: groups on other targets are not supported by this deployer',
+      ],
+    ],
+  ])('validation (upstream ValidateDeletionGroups): %s', (_n, groups, want) => {
+    expect(deletionGroupsProblems({ deletionGroups: groups })).toEqual(want);
   });
 
   it('deletable leaves out keep and ignore', () => {
@@ -68,7 +130,7 @@ describe('afterBatch', () => {
       [m('ConfigMap', 'b', 'ns')],
       {
         kind: 'wait',
-        group: 'namespaced',
+        group: 'namespaced-resources',
         waitingFor: [m('ConfigMap', 'b', 'ns')],
         remaining: [m('ConfigMap', 'b', 'ns'), m('Namespace', 'ns'), m('CustomResourceDefinition', 'c')],
       },
@@ -80,7 +142,7 @@ describe('afterBatch', () => {
       [m('Namespace', 'ns')],
       {
         kind: 'wait',
-        group: 'cluster-scoped',
+        group: 'cluster-scoped-resources',
         waitingFor: [m('Namespace', 'ns')],
         remaining: [m('Namespace', 'ns'), m('CustomResourceDefinition', 'c')],
       },

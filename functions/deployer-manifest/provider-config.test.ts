@@ -1,3 +1,4 @@
+import { DEFAULT_DELETION_GROUPS } from './deletion-config.js';
 import {
   describeManifest,
   kubeconfigOf,
@@ -33,6 +34,8 @@ describe('parseProviderConfig: valid configurations', () => {
       updateStrategy: 'update',
       readinessChecks: { disableDefault: false, custom: [] },
       exports: [],
+      deletionGroups: DEFAULT_DELETION_GROUPS,
+      deletionGroupsDuringUpdate: DEFAULT_DELETION_GROUPS,
       manifests: [
         { index: 0, policy: 'manage', object: cm('a') },
         { index: 1, policy: 'manage', object: cm('b') },
@@ -179,11 +182,9 @@ describe('parseProviderConfig: every problem listed, each naming its manifest', 
       'unsupported upstream features',
       {
         apiVersion: V2,
-        deletionGroups: [],
         manifests: [{ manifest: cm('a'), patchAfterDeployment: {}, patchBeforeDelete: {} }],
       },
       [
-        'deletionGroups: custom deletion groups are not supported (the default order is used)',
         'manifests[0] (ConfigMap default/a): patchAfterDeployment is not supported by this deployer',
         'manifests[0] (ConfigMap default/a): patchBeforeDelete is not supported by this deployer',
       ],

@@ -13,11 +13,17 @@
  * `continuousReconcile`).
  *
  * Every problem is listed, each naming where it is (`manifests[2] (ConfigMap default/cm)`).
- * `exports` (exports-config.ts) as upstream. Upstream features this deployer does not implement
- * (deletion groups, patches after deployment / before delete) are refused by name rather than
- * silently ignored.
+ * `exports` (exports-config.ts) and `deletionGroups` / `deletionGroupsDuringUpdate`
+ * (deletion-config.ts) as upstream. Upstream features this deployer does not implement (patches
+ * after deployment / before delete) are refused by name rather than silently ignored.
  */
 import { z } from 'zod';
+import {
+  deletionGroupsOf,
+  deletionGroupsProblems,
+  deletionGroupsSchema,
+  type DeletionGroupDefinition,
+} from './deletion-config.js';
 import { exportsOf, exportsProblems, exportsSchema, type ManifestExport } from './exports-config.js';
 import { groupOf, isRecord } from './objects.js';
 import {
@@ -54,10 +60,7 @@ export function isUpdateStrategy(value: unknown): value is UpdateStrategy {
 }
 
 /** Upstream fields this deployer refuses (not implemented), with what to say. */
-const UNSUPPORTED_FIELDS: readonly (readonly [string, string])[] = [
-  ['deletionGroups', 'custom deletion groups are not supported (the default order is used)'],
-  ['deletionGroupsDuringUpdate', 'custom deletion groups are not supported (the default order is used)'],
-];
+const UNSUPPORTED_FIELDS: readonly (readonly [string, string])[] = [];
 const UNSUPPORTED_ENTRY_FIELDS: readonly (readonly [string, string])[] = [
   ['patchAfterDeployment', 'patchAfterDeployment is not supported by this deployer'],
   ['patchBeforeDelete', 'patchBeforeDelete is not supported by this deployer'],
@@ -95,6 +98,10 @@ export interface ManifestProviderConfig {
   kubeconfig?: string;
   /** `exports.exports[]`, in order. */
   exports: ManifestExport[];
+  /** The uninstall's deletion groups (upstream's defaults when none are configured). */
+  deletionGroups: DeletionGroupDefinition[];
+  /** The deletion groups for objects dropped from the list. */
+  deletionGroupsDuringUpdate: DeletionGroupDefinition[];
 }
 
 export type ConfigParseResult =
@@ -117,6 +124,8 @@ const baseSchema = z.object({
   deleteTimeout: z.union([z.string(), z.number()]).optional(),
   continuousReconcile: z.unknown().optional(),
   exports: exportsSchema,
+  deletionGroups: deletionGroupsSchema,
+  deletionGroupsDuringUpdate: deletionGroupsSchema,
 });
 
 const v1alpha1Schema = baseSchema.extend({ manifests: z.array(rawObject).optional() });
@@ -303,6 +312,7 @@ function localProblems(
     ...duplicateProblems(entries),
     ...targetNameProblems(config),
     ...exportsProblems(config),
+    ...deletionGroupsProblems(config),
   ];
 }
 
@@ -318,6 +328,7 @@ function assemble(
   readinessChecks: ReadinessChecks,
   kubeconfig: string | undefined,
   exports: ManifestExport[],
+  raw: Record<string, unknown>,
 ): ManifestProviderConfig {
   return {
     version,
@@ -325,6 +336,8 @@ function assemble(
     manifests: entries.map(strip),
     readinessChecks,
     exports,
+    deletionGroups: deletionGroupsOf(raw.deletionGroups),
+    deletionGroupsDuringUpdate: deletionGroupsOf(raw.deletionGroupsDuringUpdate),
     ...(kubeconfig !== undefined ? { kubeconfig } : {}),
   };
 }
@@ -351,6 +364,7 @@ export function parseProviderConfig(config: unknown): ConfigParseResult {
       readinessChecks,
       kubeconfig,
       exportsOf(parsed.data.exports),
+      config,
     ),
   };
 }

@@ -24,6 +24,7 @@ import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import { applyFailure, applyPlan, validateAndPlan, type ApplyContext } from './apply.js';
 import { notReady } from './check-ready.js';
 import { customNotReady } from './custom-ready.js';
+import { deletionGroupsForDelete } from './deletion-config.js';
 import { deletable, type DeletionOutcome } from './deletion.js';
 import { KindResolver } from './discovery.js';
 import { configurationError, requestError } from './errors.js';
@@ -233,7 +234,11 @@ export async function reconcileStep(ctx: StepContext, o: StepOptions): Promise<S
   }
   if (status.orphanedResources.length > 0) {
     ctx.checkpoint(CHECKPOINTS.cleanupOrphaned);
-    const outcome = await deleteInGroups(deleteContext(s, 'ApplyObjects'), status.orphanedResources);
+    const outcome = await deleteInGroups(
+      deleteContext(s, 'ApplyObjects'),
+      status.orphanedResources,
+      config.deletionGroupsDuringUpdate,
+    );
     if (outcome.kind === 'wait')
       return waitForDeletion(s, 'objects dropped from the manifests', outcome, {
         ...status,
@@ -285,7 +290,8 @@ async function deleteObjects(ctx: StepContext, o: StepOptions): Promise<StepResu
   if (targets.length === 0) return { kind: 'done' };
   const client = o.clientFor(ctx, kubeconfigForDelete(ctx.item), DELETE_OPERATION);
   const s: Step = { ctx, o, client, resolver: new KindResolver(client) };
-  const outcome = await deleteInGroups(deleteContext(s, DELETE_OPERATION), targets);
+  const groups = deletionGroupsForDelete(ctx.item.spec.config);
+  const outcome = await deleteInGroups(deleteContext(s, DELETE_OPERATION), targets, groups);
   if (outcome.kind !== 'wait') return { kind: 'done' };
   const kept = all.filter((m) => !targets.includes(m));
   return waitForDeletion(s, 'managed objects', outcome, {

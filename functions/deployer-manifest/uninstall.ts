@@ -1,5 +1,5 @@
 /**
- * Deleting managed objects in the upstream group order (the I/O shell around deletion.ts), for
+ * Deleting managed objects in deletion-group order (deletion.ts) (the I/O shell around deletion.ts), for
  * the uninstall and for objects dropped from the manifest list. Never waits: the deletes of the
  * first group that still has objects are issued, and when some of them are still there right
  * after (finalizers), the caller returns `wait` and the next step issues them again (a DELETE of
@@ -7,10 +7,12 @@
  *
  * Per object: a kind the cluster no longer serves counts as gone (its CRD went, and its objects
  * with it); `fallback` objects are deleted only while they carry this item's label; the entry's
- * `annotateBeforeDelete` is merged into the object's annotations before the first delete.
+ * `annotateBeforeDelete` is merged into the object's annotations before the first delete; in a
+ * `forceDelete` group an object still there after its delete loses its finalizers (upstream).
  */
 import pLimit from 'p-limit';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
+import type { DeletionGroupDefinition } from './deletion-config.js';
 import { afterBatch, deletionBatches, type DeletionOutcome } from './deletion.js';
 import type { KindResolver } from './discovery.js';
 import { requestError } from './errors.js';
@@ -72,16 +74,27 @@ async function mayDelete(ctx: DeleteContext, gvk: GroupVersionKind, m: ManagedRe
   return true;
 }
 
+async function stillThere(
+  ctx: DeleteContext,
+  gvk: GroupVersionKind,
+  ref: Ref,
+  forceDelete: boolean,
+): Promise<boolean> {
+  const still = await ignoringNotFound(ctx.client.getMetadata(gvk, ref.namespace, ref.name));
+  if (!still || !forceDelete || (still.metadata?.finalizers ?? []).length === 0) return still !== undefined;
+  await ignoringNotFound(ctx.client.mergePatch(gvk, ref, { metadata: { finalizers: null } }));
+  return (await ignoringNotFound(ctx.client.getMetadata(gvk, ref.namespace, ref.name))) !== undefined;
+}
+
 /** Issues the delete; true when the object is still there afterwards. */
-async function deleteOne(ctx: DeleteContext, m: ManagedResource): Promise<boolean> {
+async function deleteOne(ctx: DeleteContext, m: ManagedResource, forceDelete: boolean): Promise<boolean> {
   try {
     const kind = await ctx.resolver.resolve(m.resource.apiVersion, m.resource.kind);
     if (!kind?.served) return false;
     if (!(await mayDelete(ctx, kind.gvk, m))) return false;
     const ref = refOf(m);
     await ignoringNotFound(ctx.client.delete(kind.gvk, ref, { propagationPolicy: 'Background' }));
-    const still = await ignoringNotFound(ctx.client.getMetadata(kind.gvk, ref.namespace, ref.name));
-    return still !== undefined;
+    return await stillThere(ctx, kind.gvk, ref, forceDelete);
   } catch (err) {
     throw requestError(ctx.operation, 'DeleteManifest', `deleting ${describeRef(m.resource)}`, err);
   }
@@ -91,13 +104,14 @@ async function deleteOne(ctx: DeleteContext, m: ManagedResource): Promise<boolea
 export async function deleteInGroups(
   ctx: DeleteContext,
   resources: readonly ManagedResource[],
+  groups?: readonly DeletionGroupDefinition[],
 ): Promise<DeletionOutcome> {
   const limit = pLimit(ctx.concurrency);
-  const batches = deletionBatches(resources);
+  const batches = deletionBatches(resources, groups);
   for (let i = 0; i < batches.length; i++) {
     ctx.checkpoint('deployer: delete resources');
-    const batch = batches[i].resources;
-    const there = await Promise.all(batch.map((m) => limit(() => deleteOne(ctx, m))));
+    const { resources: batch, forceDelete } = batches[i];
+    const there = await Promise.all(batch.map((m) => limit(() => deleteOne(ctx, m, forceDelete))));
     const outcome = afterBatch(
       batches,
       i,

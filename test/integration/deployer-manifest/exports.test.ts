@@ -27,7 +27,7 @@ const ref = (kind: string, name: string): Record<string, unknown> => ({
 });
 
 async function exported(item: DeployItem): Promise<unknown> {
-  const secret = await h.host.get<{ data: Record<string, string> }>(
+  const secret = await h.host.get<{ metadata?: object; data: Record<string, string> }>(
     GVK.Secret,
     item.status?.exportRef?.namespace,
     item.status?.exportRef?.name ?? '',

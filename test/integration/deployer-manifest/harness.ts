@@ -33,9 +33,10 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(workloads?: WorkloadSimulation): Promise<Harness> {
+export async function startHarness(workloads?: WorkloadSimulation, audit = false): Promise<Harness> {
   const srv = await startApiServer({
     clusters: ['main', { name: 'target', ...(workloads ? { workloads } : {}) }],
+    ...(audit ? { audit: true } : {}),
   });
   const client = (name: string): KubeClient =>
     createKubeClient(kubeConfigFromYaml(srv.cluster(name).kubeconfigYaml()), {

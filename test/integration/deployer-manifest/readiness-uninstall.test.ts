@@ -179,7 +179,7 @@ describe('uninstall', () => {
 
     // namespaced group first: the held ConfigMap keeps the step waiting; nothing else is touched yet
     const r1 = await plugin.delete(stepContext(h, applied.item));
-    expect(r1).toMatchObject({ kind: 'wait', reason: expect.stringContaining('(namespaced)') });
+    expect(r1).toMatchObject({ kind: 'wait', reason: expect.stringContaining('(namespaced-resources)') });
     expect(r1.kind === 'wait' && r1.reason).toContain('ConfigMap un-ns/held');
     const ns = await read(h.target, GVK.Namespace, undefined, 'un-ns');
     expect(ns.metadata.deletionTimestamp).toBeUndefined();
@@ -203,7 +203,7 @@ describe('uninstall', () => {
       { op: 'remove', path: '/metadata/finalizers' },
     ]);
     const r3 = await plugin.delete(stepContext(h, withProviderStatus(applied.item, ps1)));
-    expect(r3).toMatchObject({ kind: 'wait', reason: expect.stringContaining('(cluster-scoped)') });
+    expect(r3).toMatchObject({ kind: 'wait', reason: expect.stringContaining('(cluster-scoped-resources)') });
     expect(r3.kind === 'wait' && r3.reason).toContain('ClusterRole un-role');
     expect(await read(h.target, GVK.ConfigMap, 'un-ns', 'held')).toBeUndefined();
     expect(await read(h.target, GVK.CustomResourceDefinition, undefined, 'gizmos.example.com')).toBeDefined();
