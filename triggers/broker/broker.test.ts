@@ -161,6 +161,21 @@ describe('Broker delivery', () => {
     expect(await counters(registry)).toMatchObject({ 'broker_events_dead_lettered_total{default/sub}': 1 });
   });
 
+  it('after stop() a delivery that fails is abandoned, not dead-lettered (the stop cut it)', async () => {
+    const { net, broker, deadLetters, registry } = setup([trigger('sub', { delivery: { retry: 5 } })]);
+    net.script['http://sub/'] = [
+      () => {
+        broker.stop();
+        return new Response('connection refused at stop', { status: 400 });
+      },
+    ];
+    broker.publish(event);
+    await broker.idle();
+    expect(net.requests).toHaveLength(1);
+    expect(await deadLetters.list()).toEqual([]);
+    expect(await counters(registry)).not.toHaveProperty('broker_events_dead_lettered_total{default/sub}');
+  });
+
   it('counts deliveries per trigger and uses the broker delivery when the trigger has none', async () => {
     const { net, broker, registry } = setup(
       [

@@ -69,6 +69,8 @@ export class Broker {
   private triggers: Trigger[] = [];
   private readonly limit: ReturnType<typeof pLimit>;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Set by stop(): a delivery that fails from then on was cut by the stop, not by its subscriber. */
+  private stopped = false;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => Date;
   private readonly newId: () => string;
@@ -106,6 +108,15 @@ export class Broker {
         this.track(this.schedule(trigger, event, holdMs));
     }
     return targets.length;
+  }
+
+  /**
+   * The landscape is stopping: a delivery still in flight that fails from now on (its subscriber's
+   * replica stopped with it) is abandoned with a log line, not dead-lettered — it failed because
+   * of the stop, and a letter written after the stop would only be replayed for nothing.
+   */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** Resolves once nothing is queued or in flight (replies included). */
@@ -178,6 +189,10 @@ export class Broker {
     reason: DeadLetterReason,
   ): Promise<void> {
     const labels = { broker: this.key, trigger: triggerKey(trigger) };
+    if (this.stopped) {
+      this.options.log?.('info', 'delivery abandoned: the broker stopped', { ...labels, id: event.id });
+      return;
+    }
     this.options.metrics?.deadLettered.inc(labels);
     const extensions = errorExtensions({ destination, code: result.code, body: result.body });
     const letter: DeadLetter = {

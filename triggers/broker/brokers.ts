@@ -58,4 +58,5 @@ export async function stopBrokers(
     new Promise((r) => (timer = setTimeout(r, graceMs))),
   ]);
   clearTimeout(timer);
+  for (const b of brokers) b.stop();
 }
