@@ -7,6 +7,7 @@
  * Events for secrets. The families' resync PingSources run at `resyncIntervalMs`: after a lost
  * event nothing else brings the work to its end state, so the recovery is set against it.
  */
+import { prng } from '../../shared/random/index.js';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,18 +64,6 @@ export interface RunResult {
   /** The state directory when kept. */
   stateDir?: string;
   elapsedMs: number;
-}
-
-/** mulberry32: a small seeded PRNG, so a run can be repeated with `--seed`. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -264,7 +253,7 @@ export async function runDrill(o: RunOptions): Promise<RunResult> {
       cluster,
       namespace: 'drill',
       scale: o.scale,
-      random: seededRandom(o.seed),
+      random: prng(o.seed),
       now: Date.now,
       log: (m, f) => o.log(`[${o.fault}] ${m}`, f),
     };
