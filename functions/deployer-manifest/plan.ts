@@ -178,6 +178,7 @@ export function managedEntry(entry: ManifestEntry, ref: ResourceRef): ManagedRes
     policy: entry.policy,
     resource: ref,
     ...(entry.annotateBeforeDelete ? { annotateBeforeDelete: entry.annotateBeforeDelete } : {}),
+    ...(entry.patchBeforeDelete ? { patchBeforeDelete: entry.patchBeforeDelete } : {}),
   };
 }
 

@@ -43,6 +43,25 @@ describe('parseProviderConfig: valid configurations', () => {
     });
   });
 
+  it('patchAfterDeployment and patchBeforeDelete are read per entry', () => {
+    const config = ok({
+      apiVersion: V2,
+      manifests: [
+        {
+          manifest: cm('a'),
+          patchAfterDeployment: { data: { b: '2' } },
+          patchBeforeDelete: { data: { c: '3' } },
+        },
+        { manifest: cm('b') },
+      ],
+    });
+    expect(config.manifests[0]).toMatchObject({
+      patchAfterDeployment: { data: { b: '2' } },
+      patchBeforeDelete: { data: { c: '3' } },
+    });
+    expect(config.manifests[1].patchAfterDeployment).toBeUndefined();
+  });
+
   it('exports: fromResource + jsonPath, fromObjectRef, in order (an export without fromResource kept)', () => {
     const fromResource = { apiVersion: 'v1', kind: 'Service', name: 'svc', namespace: 'default' };
     const fromObjectRef = { apiVersion: 'v1', kind: 'Secret', jsonPath: '.data.token' };
@@ -179,14 +198,14 @@ describe('parseProviderConfig: every problem listed, each naming its manifest', 
       ['manifests[2] (ConfigMap default/a): the same object as manifests[0]'],
     ],
     [
-      'unsupported upstream features',
+      'patches must be objects',
       {
         apiVersion: V2,
-        manifests: [{ manifest: cm('a'), patchAfterDeployment: {}, patchBeforeDelete: {} }],
+        manifests: [{ manifest: cm('a'), patchAfterDeployment: 'x', patchBeforeDelete: [1] }],
       },
       [
-        'manifests[0] (ConfigMap default/a): patchAfterDeployment is not supported by this deployer',
-        'manifests[0] (ConfigMap default/a): patchBeforeDelete is not supported by this deployer',
+        'manifests[0] (ConfigMap default/a): patchAfterDeployment: expected an object',
+        'manifests[0] (ConfigMap default/a): patchBeforeDelete: expected an object',
       ],
     ],
     [

@@ -13,9 +13,11 @@
  * `continuousReconcile`).
  *
  * Every problem is listed, each naming where it is (`manifests[2] (ConfigMap default/cm)`).
- * `exports` (exports-config.ts) and `deletionGroups` / `deletionGroupsDuringUpdate`
- * (deletion-config.ts) as upstream. Upstream features this deployer does not implement (patches
- * after deployment / before delete) are refused by name rather than silently ignored.
+ * `exports` (exports-config.ts), `deletionGroups` / `deletionGroupsDuringUpdate`
+ * (deletion-config.ts) and the entries' `patchAfterDeployment` / `patchBeforeDelete` (objects
+ * merged into the deployed object after the deployment / before its delete) as upstream.
+ * Upstream features this deployer does not implement are refused by name rather than silently
+ * ignored.
  */
 import { z } from 'zod';
 import {
@@ -61,10 +63,7 @@ export function isUpdateStrategy(value: unknown): value is UpdateStrategy {
 
 /** Upstream fields this deployer refuses (not implemented), with what to say. */
 const UNSUPPORTED_FIELDS: readonly (readonly [string, string])[] = [];
-const UNSUPPORTED_ENTRY_FIELDS: readonly (readonly [string, string])[] = [
-  ['patchAfterDeployment', 'patchAfterDeployment is not supported by this deployer'],
-  ['patchBeforeDelete', 'patchBeforeDelete is not supported by this deployer'],
-];
+const UNSUPPORTED_ENTRY_FIELDS: readonly (readonly [string, string])[] = [];
 
 /** A Kubernetes object as given in the configuration (checked to have these fields). */
 export interface KubeManifest {
@@ -87,6 +86,8 @@ export interface ManifestEntry {
   object: KubeManifest;
   annotateBeforeCreate?: Record<string, string>;
   annotateBeforeDelete?: Record<string, string>;
+  patchAfterDeployment?: Record<string, unknown>;
+  patchBeforeDelete?: Record<string, unknown>;
 }
 
 export interface ManifestProviderConfig {
@@ -135,8 +136,8 @@ const entrySchema = z.object({
   manifest: rawObject.optional(),
   annotateBeforeCreate: stringMap.optional(),
   annotateBeforeDelete: stringMap.optional(),
-  patchAfterDeployment: z.unknown().optional(),
-  patchBeforeDelete: z.unknown().optional(),
+  patchAfterDeployment: rawObject.optional(),
+  patchBeforeDelete: rawObject.optional(),
 });
 const v1alpha2Schema = baseSchema.extend({ manifests: z.array(entrySchema).optional() });
 
@@ -238,6 +239,8 @@ function v1alpha2Entry(e: unknown, index: number): RawManifestEntry | undefined 
     ...(isRecord(e.annotateBeforeDelete)
       ? { annotateBeforeDelete: e.annotateBeforeDelete as Record<string, string> }
       : {}),
+    ...(isRecord(e.patchAfterDeployment) ? { patchAfterDeployment: e.patchAfterDeployment } : {}),
+    ...(isRecord(e.patchBeforeDelete) ? { patchBeforeDelete: e.patchBeforeDelete } : {}),
   };
 }
 

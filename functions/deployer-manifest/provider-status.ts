@@ -10,6 +10,7 @@
  * - policy: manage
  *   resource: {apiVersion: v1, kind: ConfigMap, name: cm, namespace: default}
  *   annotateBeforeDelete: {...}          # when the manifest asked for it
+ *   patchBeforeDelete: {...}             # likewise
  * ```
  * plus three fields of this product (the CRD keeps unknown fields of providerStatus):
  * - `appliedJobID`, `appliedGeneration`: the job (and item generation) whose manifests are
@@ -42,6 +43,8 @@ export interface ManagedResource {
   policy: ManifestPolicy;
   resource: ResourceRef;
   annotateBeforeDelete?: Record<string, string>;
+  /** Merged into the object (upstream: mergo with override) before it is deleted. */
+  patchBeforeDelete?: Record<string, unknown>;
 }
 
 export interface ManifestProviderStatus {
@@ -62,6 +65,7 @@ const v1alpha2Entry = z.object({
   policy: z.union([z.enum(MANIFEST_POLICIES), z.literal('')]).optional(),
   resource: refSchema,
   annotateBeforeDelete: z.record(z.string(), z.string()).optional(),
+  patchBeforeDelete: z.record(z.string(), z.unknown()).optional(),
 });
 
 function toRef(r: z.output<typeof refSchema>): ResourceRef {
@@ -76,11 +80,12 @@ function toRef(r: z.output<typeof refSchema>): ResourceRef {
 function readEntry(raw: unknown): ManagedResource | undefined {
   const v2 = v1alpha2Entry.safeParse(raw);
   if (v2.success) {
-    const { policy, resource, annotateBeforeDelete } = v2.data;
+    const { policy, resource, annotateBeforeDelete, patchBeforeDelete } = v2.data;
     return {
       policy: policy ? policy : 'manage',
       resource: toRef(resource),
       ...(annotateBeforeDelete ? { annotateBeforeDelete } : {}),
+      ...(patchBeforeDelete ? { patchBeforeDelete } : {}),
     };
   }
   const v1 = refSchema.safeParse(raw);

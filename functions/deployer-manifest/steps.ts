@@ -11,7 +11,8 @@
  * 4. Default readiness checks (unless disabled), then the custom ones; not ready → `wait`
  *    (the progressing-timeout checkpoint is passed only while something is not ready, so a
  *    deadline ends the job Failed with ERR_TIMEOUT).
- * 5. Exports (exports.ts): a value not there yet → `wait`; else the export Secret is written.
+ * 5. Exports (exports.ts): a value not there yet → `wait`; else the export Secret is written;
+ *    then patchAfterDeployment (patch-after.ts).
  * 6. `done` with managedResources (and `exportRef`).
  *
  * Delete (uninstall): every managed object (and orphan) except keep/ignore, in group order;
@@ -29,6 +30,7 @@ import { deletable, type DeletionOutcome } from './deletion.js';
 import { KindResolver } from './discovery.js';
 import { configurationError, requestError } from './errors.js';
 import { readExports, writeExport } from './exports.js';
+import { patchAfterDeployment } from './patch-after.js';
 import { isCrd } from './objects.js';
 import { orphansOf } from './plan.js';
 import { kubeconfigOf, parseProviderConfig, type ManifestProviderConfig } from './provider-config.js';
@@ -190,10 +192,19 @@ async function readinessResult(s: ReconcileStep, status: ManifestProviderStatus)
   return exportsResult(s, status);
 }
 
-/** Step 5: the exports; `done` (with the export Secret's reference when there are exports). */
+/** Step 5: the exports, then patchAfterDeployment; `done` (with the export Secret's reference). */
 async function exportsResult(s: ReconcileStep, status: ManifestProviderStatus): Promise<StepResult> {
   const providerStatus = buildProviderStatus(status);
-  if (s.config.exports.length === 0) return { kind: 'done', providerStatus };
+  const patched = async (): Promise<void> =>
+    patchAfterDeployment(
+      { client: s.client, resolver: s.resolver },
+      s.config.manifests,
+      status.managedResources,
+    );
+  if (s.config.exports.length === 0) {
+    await patched();
+    return { kind: 'done', providerStatus };
+  }
   s.ctx.checkpoint(CHECKPOINTS.beforeExports);
   const ectx = { client: s.client, resolver: s.resolver };
   const outcome = await readExports(ectx, s.config.exports, (name) => s.ctx.checkpoint(name));
@@ -203,6 +214,7 @@ async function exportsResult(s: ReconcileStep, status: ManifestProviderStatus): 
   }
   try {
     const exportRef = await writeExport(s.ctx.hostClient, s.ctx.item, outcome.values);
+    await patched();
     return { kind: 'done', providerStatus, exportRef };
   } catch (err) {
     throw requestError('CreateExports', 'CreateOrUpdateSecret', 'writing the export Secret', err);

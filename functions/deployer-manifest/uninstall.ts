@@ -7,7 +7,8 @@
  *
  * Per object: a kind the cluster no longer serves counts as gone (its CRD went, and its objects
  * with it); `fallback` objects are deleted only while they carry this item's label; the entry's
- * `annotateBeforeDelete` is merged into the object's annotations before the first delete; in a
+ * `annotateBeforeDelete` is merged into the object's annotations and its `patchBeforeDelete` into
+ * the object (upstream AnnotateAndPatchBeforeDelete: one update) before the first delete; in a
  * `forceDelete` group an object still there after its delete loses its finalizers (upstream).
  */
 import pLimit from 'p-limit';
@@ -16,7 +17,8 @@ import type { DeletionGroupDefinition } from './deletion-config.js';
 import { afterBatch, deletionBatches, type DeletionOutcome } from './deletion.js';
 import type { KindResolver } from './discovery.js';
 import { requestError } from './errors.js';
-import { isRecord, type JsonObject } from './objects.js';
+import { mergeValues } from './exports.js';
+import { deepEqual, isRecord, type JsonObject } from './objects.js';
 import { MANAGED_BY_LABEL } from './plan.js';
 import { describeRef, type ManagedResource } from './provider-status.js';
 import type { GroupVersionKind } from '../../shared/api/gvk.js';
@@ -56,21 +58,28 @@ function labelOf(obj: JsonObject): unknown {
   return isRecord(meta) && isRecord(meta.labels) ? meta.labels[MANAGED_BY_LABEL] : undefined;
 }
 
+/** The object with the entry's annotateBeforeDelete and patchBeforeDelete merged in (pure). */
+export function beforeDelete(obj: JsonObject, m: ManagedResource): JsonObject {
+  let next = obj;
+  if (m.annotateBeforeDelete) {
+    const meta = isRecord(obj.metadata) ? obj.metadata : {};
+    const annotations = { ...annotationsOf(obj), ...m.annotateBeforeDelete };
+    next = { ...obj, metadata: { ...meta, annotations } };
+  }
+  return m.patchBeforeDelete ? mergeValues(next, m.patchBeforeDelete) : next;
+}
+
 /** Reads the object when the entry needs it; false when it is gone or not ours to delete. */
 async function mayDelete(ctx: DeleteContext, gvk: GroupVersionKind, m: ManagedResource): Promise<boolean> {
   const wanted = m.annotateBeforeDelete;
-  if (m.policy !== 'fallback' && !wanted) return true;
+  if (m.policy !== 'fallback' && !wanted && !m.patchBeforeDelete) return true;
   const ref = refOf(m);
   const obj = await ignoringNotFound(ctx.client.get<JsonObject>(gvk, ref.namespace, ref.name));
   if (!obj) return false;
   if (m.policy === 'fallback' && labelOf(obj) !== ctx.itemName) return false;
-  const have = annotationsOf(obj);
-  if (wanted && Object.entries(wanted).some(([k, v]) => have[k] !== v)) {
-    const patched = await ignoringNotFound(
-      ctx.client.mergePatch(gvk, ref, { metadata: { annotations: wanted } }),
-    );
-    if (!patched) return false;
-  }
+  const next = beforeDelete(obj, m);
+  if (next !== obj && !deepEqual(next, obj))
+    return (await ignoringNotFound(ctx.client.replace(gvk, next))) !== undefined;
   return true;
 }
 
