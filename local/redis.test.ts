@@ -17,10 +17,16 @@ async function starter(): Promise<{ child: ChildProcess; port: number }> {
     stdio: ['ignore', 'pipe', 'inherit'],
     detached: true,
   });
+  const limit = scaled(20_000);
+  let timer: NodeJS.Timeout | undefined;
   const port = await new Promise<number>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', (l) => resolve(Number(l)));
     child.once('exit', (code) => reject(new Error(`the starter exited (${code}) before redis served`)));
-  });
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the starter printed no port within ${limit} ms`));
+    }, limit);
+  }).finally(() => clearTimeout(timer));
   return { child, port };
 }
 
@@ -47,6 +53,6 @@ describe('startRedis: redis-server under a keeper in a process group of its own'
       }
       await until('redis-server gone with its starter', async () => ((await ping(port)) ? undefined : true));
     },
-    scaled(30_000),
+    scaled(60_000),
   );
 });
