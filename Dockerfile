@@ -13,6 +13,9 @@
 FROM node:24-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
+# npm workspaces (packages/*): npm ci links them, so their package.json files come first
+COPY packages/apimachinery/package.json packages/apimachinery/
+COPY packages/kube-apiserver/package.json packages/kube-apiserver/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build

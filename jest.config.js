@@ -8,6 +8,7 @@ export default {
     '<rootDir>/triggers',
     '<rootDir>/local',
     '<rootDir>/test',
+    '<rootDir>/packages',
   ],
   testMatch: ['**/*.test.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

@@ -8,7 +8,7 @@
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { build, version as esbuildVersion } from 'esbuild';
+import { build, version as esbuildVersion, type Plugin } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
@@ -78,6 +78,21 @@ function packageJson(name: string, kind: BundleKind): string {
         };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
+
+/**
+ * esbuild's `packages: 'external'` without the repository's own workspaces (`@landscape/*`,
+ * TypeScript sources under packages/), which Node could not load unbundled.
+ */
+const externalNpmPackages: Plugin = {
+  name: 'external-npm-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@landscape/') || args.path.startsWith('node:')
+        ? undefined
+        : { path: args.path, external: true },
+    );
+  },
+};
 
 interface CacheManifest {
   bytes: number;
@@ -169,7 +184,7 @@ async function buildFunction(o: BundleOptions): Promise<Bundle & { inputs: strin
     minify: o.minify ?? true,
     sourcemap: o.sourcemap === false ? false : 'linked',
     metafile: true,
-    ...(o.externalPackages ? { packages: 'external' as const } : {}),
+    ...(o.externalPackages ? { plugins: [externalNpmPackages] } : {}),
     ...(o.kind === 'module' ? { external: ['@google-cloud/functions-framework'] } : {}),
     banner: { js: REQUIRE_SHIM },
     logLevel: 'silent',

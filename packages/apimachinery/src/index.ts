@@ -1,0 +1,2 @@
+/** @landscape/apimachinery: the one home of Kubernetes and Go semantics (filled by the modules below). */
+export {};
