@@ -14,7 +14,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { CloudProfile, Seed, Shoot } from '../../shared/api/core.js';
-import type { ObjectList } from '../../shared/api/meta.js';
+import type { ObjectList } from '@landscape/apimachinery';
 import type { KubeClient, ListOptions } from '../../shared/kube/index.js';
 import { createLogger } from '../../shared/log/index.js';
 import {

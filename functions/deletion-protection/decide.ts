@@ -8,7 +8,7 @@
  * checks and messages of shared/seedmanagement/managedseed-protection.ts). A Shoot that is no
  * longer referenced (and not being deleted) loses the finalizer again.
  */
-import type { ObjectMeta } from '../../shared/api/meta.js';
+import type { ObjectMeta } from '@landscape/apimachinery';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
 import {
   seedDeletionForbidden,

@@ -9,7 +9,7 @@ import pLimit from 'p-limit';
 import type { Shoot } from '../../shared/api/core.js';
 import { GARDENER_CORE_API_VERSION } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
-import type { PartialObjectMetadata } from '../../shared/api/meta.js';
+import type { PartialObjectMetadata } from '@landscape/apimachinery';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
 import type { KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';

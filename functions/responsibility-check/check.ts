@@ -8,7 +8,7 @@
  */
 import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem, Target } from '../../shared/api/landscaper.js';
-import type { ObjectMeta } from '../../shared/api/meta.js';
+import type { ObjectMeta } from '@landscape/apimachinery';
 import {
   decideResponsibility,
   responsibilityKeysFromMetadata,

@@ -12,7 +12,7 @@ import { GVK, type GroupVersionKind } from '../../shared/api/gvk.js';
 import type { EventObjectRef } from '../../shared/function/index.js';
 import type { KubeClient } from '../../shared/kube/index.js';
 import { getOptional, listAll } from '../../shared/kube/io.js';
-import { parseQuantity } from '../../shared/api/quantity.js';
+import { parseQuantity } from '@landscape/apimachinery';
 import { RESOURCE_SHOOTS } from '../../shared/seedmanagement/capacity.js';
 import {
   SCHEDULING_PURPOSE_REGION_CONFIG,

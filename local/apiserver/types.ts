@@ -72,9 +72,9 @@ export interface ResourceDef {
   builtin: boolean;
 }
 
-export type { ObjectMeta, OwnerReference } from '../../shared/api/meta.js';
+export type { ObjectMeta, OwnerReference } from '@landscape/apimachinery';
 
-import type { ObjectMeta } from '../../shared/api/meta.js';
+import type { ObjectMeta } from '@landscape/apimachinery';
 
 /** Any stored object. */
 export interface KubeObject {

@@ -11,7 +11,7 @@ import type {
   Quantity,
   Time,
   TypedObject,
-} from './meta.js';
+} from '@landscape/apimachinery';
 
 export const GARDENER_CORE_GROUP = 'core.gardener.cloud';
 export const GARDENER_CORE_VERSION = 'v1beta1';

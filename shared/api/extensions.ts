@@ -3,7 +3,7 @@
  * in the seed; `spec.shoot` holds the Shoot (specs/dependency-watchdog.md).
  */
 import type { CloudProfile, Seed, Shoot } from './core.js';
-import type { TypedObject } from './meta.js';
+import type { TypedObject } from '@landscape/apimachinery';
 
 export const EXTENSIONS_GROUP = 'extensions.gardener.cloud';
 export const EXTENSIONS_VERSION = 'v1alpha1';

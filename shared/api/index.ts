@@ -1,4 +1,4 @@
-export * from './meta.js';
+export * from '@landscape/apimachinery';
 export * from './gvk.js';
 export * from './landscaper.js';
 export * from './core.js';

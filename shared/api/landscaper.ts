@@ -2,7 +2,7 @@
  * landscaper.gardener.cloud/v1alpha1: DeployItem, Target, SyncObject, Context, plus the
  * annotations, phases and error codes of the deployer contract (specs/landscaper.md, seeds 000-002).
  */
-import type { KubeObject, ObjectMeta, Time, TypedObject } from './meta.js';
+import type { KubeObject, ObjectMeta, Time, TypedObject } from '@landscape/apimachinery';
 
 export const LANDSCAPER_GROUP = 'landscaper.gardener.cloud';
 export const LANDSCAPER_VERSION = 'v1alpha1';

@@ -2,7 +2,7 @@
  * machine.sapcloud.io/v1alpha1: Machine (machine-controller-manager), as the dependency watchdog's
  * lease probe reads it: label `node=<nodeName>`, `status.currentStatus.phase`, conditions.
  */
-import type { KubeObject, ObjectMeta, Time } from './meta.js';
+import type { KubeObject, ObjectMeta, Time } from '@landscape/apimachinery';
 
 export const MACHINE_GROUP = 'machine.sapcloud.io';
 export const MACHINE_VERSION = 'v1alpha1';

@@ -7,7 +7,7 @@
  * the HPA's fields plus `history`: the recommendations and scale events the HPA keeps in memory,
  * so the stateless function finds them on its next pass.
  */
-import type { ObjectMeta, Quantity, Time } from './meta.js';
+import type { ObjectMeta, Quantity, Time } from '@landscape/apimachinery';
 
 export const SEEDAUTOSCALER_GROUP = 'autoscaling.landscape.dev';
 export const SEEDAUTOSCALER_VERSION = 'v1alpha1';

@@ -2,7 +2,7 @@
  * seedmanagement.gardener.cloud/v1alpha1: ManagedSeed, ManagedSeedSet (specs/seed-management.md).
  */
 import type { GardenerCondition, SeedSpec, ShootSpec } from './core.js';
-import type { LabelSelector, ObjectMeta, Time, TypedObject } from './meta.js';
+import type { LabelSelector, ObjectMeta, Time, TypedObject } from '@landscape/apimachinery';
 
 export const SEEDMANAGEMENT_GROUP = 'seedmanagement.gardener.cloud';
 export const SEEDMANAGEMENT_VERSION = 'v1alpha1';

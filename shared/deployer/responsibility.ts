@@ -17,7 +17,7 @@ import type {
   TargetSelector,
 } from '../api/landscaper.js';
 import { isSelectionOperator, LandscaperAnnotations } from '../api/landscaper.js';
-import type { ObjectMeta } from '../api/meta.js';
+import type { ObjectMeta } from '@landscape/apimachinery';
 
 /** What the responsibility check needs to know of an item. */
 export interface ResponsibilityKeys {

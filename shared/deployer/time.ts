@@ -2,7 +2,7 @@
  * Time helpers of the deployer contract: Kubernetes timestamps (metav1.Time, RFC 3339 with second
  * precision) and Go duration strings (`10m`, `1h30m`, `1.5s`, `none`). Pure.
  */
-import type { Time } from '../api/meta.js';
+import type { Time } from '@landscape/apimachinery';
 
 /** A duration string that Go's time.ParseDuration (or the `none` keyword, where allowed) refuses. */
 export class DurationError extends Error {

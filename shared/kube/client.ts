@@ -8,7 +8,7 @@ import { KubernetesObjectApi } from '@kubernetes/client-node';
 import type { ApiConstructor, ApiType, KubeConfig } from '@kubernetes/client-node';
 import type { GroupVersionKind } from '../api/gvk.js';
 import { GVK } from '../api/gvk.js';
-import type { ObjectList, PartialObjectMetadata, PartialObjectMetadataList } from '../api/meta.js';
+import type { ObjectList, PartialObjectMetadata, PartialObjectMetadataList } from '@landscape/apimachinery';
 import { isNotFound, KubeRequestError } from './errors.js';
 import { ContentTypes, KeepAliveAgents, kubeRequest, kubeRequestJson } from './http.js';
 import { DEFAULT_TRANSIENT_RETRY, type TransientRetry } from './transient.js';

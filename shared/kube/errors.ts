@@ -6,7 +6,7 @@
  * The raw helpers here throw the same ApiException with the text body, so one set of helpers
  * serves both. Like apimachinery, a known `reason` wins and the HTTP code is the fallback.
  */
-import type { Status } from '../api/meta.js';
+import type { Status } from '@landscape/apimachinery';
 
 /** metav1.StatusReason values. */
 export const STATUS_REASONS = [

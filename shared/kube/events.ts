@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GVK } from '../api/gvk.js';
-import type { ObjectMeta } from '../api/meta.js';
+import type { ObjectMeta } from '@landscape/apimachinery';
 import type { KubeClient } from './client.js';
 import { isAlreadyExists } from './errors.js';
 import type { Logger } from '../log/index.js';

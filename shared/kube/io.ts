@@ -4,7 +4,7 @@
  * patch (resourceVersion) redone on conflict.
  */
 import type { GroupVersionKind } from '../api/gvk.js';
-import type { ObjectList, ObjectMeta, PartialObjectMetadata } from '../api/meta.js';
+import type { ObjectList, ObjectMeta, PartialObjectMetadata } from '@landscape/apimachinery';
 import type { KubeClient, ObjectLike } from './client.js';
 import { isNotFound } from './errors.js';
 import { updateWithConflictRetry } from './retry.js';

@@ -16,7 +16,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { parse, YAMLParseError } from 'yaml';
 import type { Target } from '../api/landscaper.js';
 import { KUBERNETES_CLUSTER_TARGET_TYPE } from '../api/landscaper.js';
-import { objectKey } from '../api/meta.js';
+import { objectKey } from '@landscape/apimachinery';
 import { allowPlainHttp } from './config.js';
 import { TargetKubeconfigError } from './errors.js';
 import type { TargetProblem, TargetProblemKind } from './errors.js';

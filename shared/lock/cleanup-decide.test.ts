@@ -1,5 +1,5 @@
 import type { SyncObject } from '../api/landscaper.js';
-import type { PartialObjectMetadata } from '../api/meta.js';
+import type { PartialObjectMetadata } from '@landscape/apimachinery';
 import type { CleanupDecision, CleanupObservation } from './cleanup-decide.js';
 import { decideCleanup, isCleanupAction } from './cleanup-decide.js';
 

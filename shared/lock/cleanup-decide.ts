@@ -7,7 +7,7 @@
  * would do: no lock is left to a dead owner.
  */
 import type { SyncObject } from '../api/landscaper.js';
-import type { PartialObjectMetadata } from '../api/meta.js';
+import type { PartialObjectMetadata } from '@landscape/apimachinery';
 import { expectedSyncObjectName } from './names.js';
 
 /** What reading `spec.kind`/`spec.name` gave: its metadata, NotFound, or a kind the product does not know. */

@@ -12,7 +12,7 @@
 import { realIntervalTimers, type IntervalTimers } from '../timers/index.js';
 import type { GroupVersionKind } from '../api/gvk.js';
 import { GVK } from '../api/gvk.js';
-import type { PartialObjectMetadata } from '../api/meta.js';
+import type { PartialObjectMetadata } from '@landscape/apimachinery';
 import type { RedisHandle } from '../cache/index.js';
 import { guardRedis, isConnectionError, keyspace, RedisUnavailableError } from '../cache/index.js';
 import { isNotFound } from '../kube/errors.js';

@@ -16,7 +16,7 @@
  * A field that is not known is left out.
  */
 import type { GroupVersionKind } from '../api/gvk.js';
-import type { ObjectMeta } from '../api/meta.js';
+import type { ObjectMeta } from '@landscape/apimachinery';
 import type { LogFields } from '../log/index.js';
 
 export const MONITORING_LOGGER_NAME = 'controllers.landscaper-monitoring';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { GroupVersionKind } from '../api/gvk.js';
-import type { ObjectList } from '../api/meta.js';
+import type { ObjectList } from '@landscape/apimachinery';
 import type { ListOptions, ObjectLike } from '../kube/index.js';
 import { createLogger, type Logger } from '../log/index.js';
 import {

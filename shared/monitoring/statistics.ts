@@ -8,7 +8,7 @@
  */
 import type { GroupVersionKind } from '../api/gvk.js';
 import { GVK } from '../api/gvk.js';
-import type { ObjectList } from '../api/meta.js';
+import type { ObjectList } from '@landscape/apimachinery';
 import type { ListOptions, ObjectLike } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import type { ActivatorStatusRow, HorizontalPodAutoscaler, HpaStatistics, PodAutoscaler } from './hpa.js';

@@ -14,7 +14,7 @@
  * whole percent; ceil() ignores float noise below 1e-9.
  */
 import type { ResourceList } from '../api/core.js';
-import { quantityNumber } from '../api/quantity.js';
+import { quantityNumber } from '@landscape/apimachinery';
 import {
   isMetricTargetType,
   type MetricValueStatus,

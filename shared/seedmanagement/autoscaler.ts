@@ -15,7 +15,7 @@
  * conditions) and the Event. No I/O: the caller reads the set's scale and its seeds' allocatable
  * and usage, writes the scale when `rescale`, then the status. `now` is injected.
  */
-import type { Time } from '../api/meta.js';
+import type { Time } from '@landscape/apimachinery';
 import type { AutoscalerCondition, SeedAutoscaler, SeedAutoscalerStatus } from '../api/seedautoscaler.js';
 import { formatTime } from '../deployer/time.js';
 import {

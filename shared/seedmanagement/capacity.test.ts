@@ -1,4 +1,4 @@
-import { QUANTITY_FORMAT_MESSAGE } from '../api/quantity.js';
+import { QUANTITY_FORMAT_MESSAGE } from '@landscape/apimachinery';
 import {
   MANAGED_SEED_DEFAULT_SHOOTS_CAPACITY,
   decideSeedCapacity,

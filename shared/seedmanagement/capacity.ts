@@ -17,8 +17,8 @@
  * The quantity arithmetic is shared/api/quantity.ts.
  */
 import type { ResourceList } from '../api/core.js';
-import type { Quantity } from '../api/meta.js';
-import { formatQuantity, parseQuantity } from '../api/quantity.js';
+import type { Quantity } from '@landscape/apimachinery';
+import { formatQuantity, parseQuantity } from '@landscape/apimachinery';
 
 /** The built-in resource: the number of shoots a seed can host. */
 export const RESOURCE_SHOOTS = 'shoots';

@@ -4,7 +4,7 @@
  * changes; the update time when status, reason or message change. `now` is injected.
  */
 import type { GardenerCondition } from '../api/core.js';
-import type { Time } from '../api/meta.js';
+import type { Time } from '@landscape/apimachinery';
 
 export type GardenerConditionStatus = GardenerCondition['status'];
 

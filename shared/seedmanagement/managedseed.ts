@@ -17,7 +17,7 @@
  * Shoot, its Seed and the shoots using the Seed, runs the actions, writes `status`, and requeues.
  */
 import type { Seed, Shoot } from '../api/core.js';
-import type { OwnerReference } from '../api/meta.js';
+import type { OwnerReference } from '@landscape/apimachinery';
 import {
   ManagedSeedConditionTypes,
   SEEDMANAGEMENT_API_VERSION,

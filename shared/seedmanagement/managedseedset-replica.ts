@@ -21,7 +21,7 @@ import {
   type SeedSpec,
   type Shoot,
 } from '../api/core.js';
-import type { OwnerReference } from '../api/meta.js';
+import type { OwnerReference } from '@landscape/apimachinery';
 import {
   ManagedSeedConditionTypes,
   PENDING_REPLICA_REASONS,

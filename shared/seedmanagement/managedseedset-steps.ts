@@ -5,7 +5,7 @@
  * reason or retries change (upstream's updatePendingReplica).
  */
 import { GardenerAnnotations } from '../api/core.js';
-import type { Time } from '../api/meta.js';
+import type { Time } from '@landscape/apimachinery';
 import type { ReplicaStatus } from '../api/seedmanagement.js';
 import {
   newManagedSeed,

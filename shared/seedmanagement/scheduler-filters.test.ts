@@ -1,5 +1,5 @@
 import type { Seed, Shoot, Taint, Toleration } from '../api/core.js';
-import type { LabelSelector } from '../api/meta.js';
+import type { LabelSelector } from '@landscape/apimachinery';
 import { seed, shoot } from './scheduler.fixtures.js';
 import {
   FILTER_STAGES,

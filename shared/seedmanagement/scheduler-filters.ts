@@ -14,7 +14,7 @@
  */
 import type { CloudProfile, SeedSelector, Seed, Shoot } from '../api/core.js';
 import { GardenerAnnotations, SeedConditionTypes } from '../api/core.js';
-import { parseQuantity } from '../api/quantity.js';
+import { parseQuantity } from '@landscape/apimachinery';
 import { RESOURCE_SHOOTS } from './capacity.js';
 import { networksProblem } from './scheduler-networks.js';
 import { convertSelector, goLabelSelector, goQuote, requirementsMatch } from './scheduler-selector.js';

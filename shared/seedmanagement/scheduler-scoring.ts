@@ -18,7 +18,7 @@
  * Weights are positive integers; each rule at most once.
  */
 import type { Seed, Shoot } from '../api/core.js';
-import { parseQuantity } from '../api/quantity.js';
+import { parseQuantity } from '@landscape/apimachinery';
 import { RESOURCE_SHOOTS } from './capacity.js';
 import { keepMinimal, seedDistance } from './distance.js';
 

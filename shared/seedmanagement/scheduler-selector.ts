@@ -10,7 +10,7 @@
  * Where the product differs: label keys and values are not checked for syntax (the API server
  * validated them when the object was written).
  */
-import type { LabelSelector, LabelSelectorRequirement } from '../api/meta.js';
+import type { LabelSelector, LabelSelectorRequirement } from '@landscape/apimachinery';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
 export type SelectorOperator = (typeof OPERATORS)[number] | 'Equals';

@@ -3,7 +3,7 @@ import type { KubeObject } from '../types.js';
 import { ageColumn, column, field, nameColumn, templateColumns, type KindColumns } from './columns.js';
 import { DEPLOYMENT, HPA, READY_REPLICAS } from './descriptions.js';
 import { asArray, asRecord, formatLabelSelector, int, str } from './format.js';
-import { quantityString } from '../../../shared/api/quantity.js';
+import { quantityString } from '@landscape/apimachinery';
 
 type Rec = Record<string, unknown>;
 

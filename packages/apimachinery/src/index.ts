@@ -1,2 +1,6 @@
-/** @landscape/apimachinery: the one home of Kubernetes and Go semantics (filled by the modules below). */
-export {};
+/**
+ * @landscape/apimachinery: the one home of Kubernetes and Go semantics, pure TypeScript, no I/O
+ * (the role k8s.io/apimachinery plays for Go): meta/v1 types, resource quantities, ...
+ */
+export * from './meta.js';
+export * from './quantity.js';
