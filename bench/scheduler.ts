@@ -3,7 +3,7 @@
  * seed (100,000 at the large scale), and a stream of new unbound Shoots decided side by side in
  * one run by
  *
- * - incremental: the product (shared/seedmanagement/scheduler.ts) with the per-seed counts kept
+ * - incremental: the product (functions/schedule-shoot/scheduler.ts) with the per-seed counts kept
  *   incrementally (usageDelta after each binding): O(seeds) per decision;
  * - upstream: gardener-scheduler's way, the counts computed per decision from every Shoot in memory
  *   (its informer cache listed), then the same decision: O(seeds + shoots);
@@ -17,7 +17,7 @@
 import { Command } from 'commander';
 import { Redis } from 'ioredis';
 import { startRedis } from '../local/redis.js';
-import { seedUsage } from '../shared/seedmanagement/scheduler.js';
+import { seedUsage } from '../functions/schedule-shoot/scheduler.js';
 import {
   fmt,
   nonNegativeInt,

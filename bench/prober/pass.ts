@@ -16,7 +16,7 @@ import type { Redis } from 'ioredis';
 import { trafficDelta, type TrafficSnapshot } from '../../local/apiserver/index.js';
 import { createProbeTickInstance, runProbeTick } from '../../functions/probe-tick/handler.js';
 import { stateKey, type TickSummary } from '../../functions/probe-tick/tick.js';
-import type { ProberState } from '../../shared/watchdog/prober.js';
+import type { ProberState } from '../../functions/probe-tick/prober.js';
 import { DEFAULT_PROBER_CONFIG_YAML } from '../../shared/watchdog/config.js';
 import { createLogger } from '../../shared/log/index.js';
 import { dependentReplicas, type Fleet } from './fleet.js';

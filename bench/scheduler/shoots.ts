@@ -4,7 +4,7 @@
  */
 import type { LastOperation, Seed, Shoot, ShootPurpose } from '../../shared/api/core.js';
 import { SEED_TAINT_PROTECTED } from '../../shared/api/core.js';
-import { usageSeeds } from '../../shared/seedmanagement/scheduler.js';
+import { usageSeeds } from '../../functions/schedule-shoot/scheduler.js';
 import {
   conditions,
   EU_ACCESS_ONLY,

@@ -23,7 +23,7 @@ import {
   usageDelta,
   type ScheduleDecision,
   type SchedulerConfig,
-} from '../../shared/seedmanagement/scheduler.js';
+} from '../../functions/schedule-shoot/scheduler.js';
 import { allocatableShoots } from '../../functions/schedule-shoot/inputs.js';
 import { createUsageStore, keyOfShoot, type UsageStore } from '../../functions/schedule-shoot/usage.js';
 import { bound } from './shoots.js';

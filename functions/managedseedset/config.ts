@@ -14,10 +14,7 @@ import { z } from 'zod';
 import { redisUrlSchema } from '../../shared/config/redis.js';
 import { configLoader, durationSchema, type EnvOverride } from '../../shared/config/index.js';
 import { LOG_LEVELS } from '../../shared/log/index.js';
-import {
-  MANAGED_SEED_SET_SYNC_PERIOD_MS,
-  MAX_SHOOT_RETRIES,
-} from '../../shared/seedmanagement/managedseedset.js';
+import { MANAGED_SEED_SET_SYNC_PERIOD_MS, MAX_SHOOT_RETRIES } from './managedseedset.js';
 
 export const FUNCTION_NAME = 'managedseedset';
 

@@ -3,7 +3,7 @@
  * ManagedSeedSets and of their replicas' Shoots, ManagedSeeds and Seeds (the seed-management
  * API-server source, Reference mode), `dev.landscape.requeue` for itself and the resync (the ping
  * of the seed-management resync PingSource; ./route.ts) each lead to one pass per set (./reconcile.ts): one step of
- * shared/seedmanagement/managedseedset.ts (create the next Shoot, its ManagedSeed once the Shoot is
+ * ./managedseedset.ts (create the next Shoot, its ManagedSeed once the Shoot is
  * reconciled, retry a failed Shoot, delete one deletable replica), the status, Events, a requeue.
  * Config: CONFIG_FILE (YAML) with LOG_LEVEL, REDIS_URL, SYNC_PERIOD and MAX_SHOOT_RETRIES
  * overrides (./config.ts).

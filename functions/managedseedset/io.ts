@@ -1,5 +1,5 @@
 /**
- * The ManagedSeedSet controller's reads and writes around shared/seedmanagement/managedseedset.ts:
+ * The ManagedSeedSet controller's reads and writes around ./managedseedset.ts:
  *
  * - observe: the Shoots and ManagedSeeds of the set's namespace matching its selector, the Seed of
  *   each ManagedSeed (by name: a Seed is named after its ManagedSeed), and — only when the set
@@ -16,11 +16,7 @@ import { newEventObject } from '../../shared/kube/events.js';
 import { isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import { getOptional, listAll } from '../../shared/kube/io.js';
 import type { Logger } from '../../shared/log/index.js';
-import type {
-  ManagedSeedSetAction,
-  ManagedSeedSetEvent,
-  ObservedManagedSeedSet,
-} from '../../shared/seedmanagement/managedseedset.js';
+import type { ManagedSeedSetAction, ManagedSeedSetEvent, ObservedManagedSeedSet } from './managedseedset.js';
 import { convertSelector } from '../../shared/seedmanagement/scheduler-selector.js';
 
 export interface IoDeps {

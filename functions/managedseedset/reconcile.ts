@@ -19,7 +19,7 @@ import {
   type ObservedManagedSeedSet,
   type ReplicaStep,
   type SetOutcome,
-} from '../../shared/seedmanagement/managedseedset.js';
+} from './managedseedset.js';
 import { FUNCTION_NAME, type ManagedSeedSetConfig } from './config.js';
 import { observeSet, recordEvents, runAction, type IoDeps } from './io.js';
 

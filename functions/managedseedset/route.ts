@@ -16,7 +16,7 @@ import { EventTypes } from '../../shared/events/index.js';
 import { isResyncEvent } from '../../shared/function/event-attrs.js';
 import { eventObjectRef, eventType } from '../../shared/function/index.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
-import { replicaOrdinal } from '../../shared/seedmanagement/managedseedset-replica.js';
+import { replicaOrdinal } from './managedseedset-replica.js';
 import { FUNCTION_NAME } from './config.js';
 import type { PassOptions, SetRef } from './reconcile.js';
 

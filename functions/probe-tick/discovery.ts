@@ -3,7 +3,7 @@
  * (github.com/gardener/dependency-watchdog internal/util/k8shelper.go: a DeferredDiscoveryRESTMapper
  * over a memory-cached discovery client, client-go restmapper + discovery/cached/memory): a
  * dependent of any kind with a scale subresource is found by reading its group version's
- * APIResourceList once and mapping it with shared/watchdog/restmapper.ts.
+ * APIResourceList once and mapping it with ./restmapper.ts.
  *
  * Cache: per function instance, in memory, one entry per group version for `ttlMs` (default 60 s).
  * A kind missing from a cached list reads the list again once (the deferred mapper resets its
@@ -12,12 +12,7 @@
  */
 import type { GroupVersionKind } from '../../shared/api/gvk.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
-import {
-  discoveryPath,
-  mapScalable,
-  parseGroupVersion,
-  type DiscoveredResourceList,
-} from '../../shared/watchdog/restmapper.js';
+import { discoveryPath, mapScalable, parseGroupVersion, type DiscoveredResourceList } from './restmapper.js';
 
 export const DEFAULT_DISCOVERY_TTL_MS = 60_000;
 

@@ -3,7 +3,7 @@
  * the Secret `<kubeConfigSecretName>` (key `kubeconfig`) in its seed namespace, GET `/version` on
  * the shoot's API server within probeTimeout on a fresh connection (no keep-alive), then the lease
  * probe: shoot Nodes and Leases (`kube-node-lease`), seed Machines, decided by
- * shared/watchdog/lease.ts. An HTTP 429 anywhere is reported as `throttled` (10 s back-off).
+ * ./lease.ts. An HTTP 429 anywhere is reported as `throttled` (10 s back-off).
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { NODE_LEASE_NAMESPACE } from '../../shared/api/builtin.js';
@@ -22,8 +22,8 @@ import {
   type ProbeLease,
   type ProbeMachine,
   type ProbeNode,
-} from '../../shared/watchdog/lease.js';
-import type { ShootProbe } from '../../shared/watchdog/shoots.js';
+} from './lease.js';
+import type { ShootProbe } from './shoots.js';
 
 export interface ProbeDeps {
   seed: KubeClient;

@@ -1,5 +1,5 @@
 /**
- * The scaler's I/O around shared/watchdog/flow.ts: one pass over a scaling flow observes the
+ * The scaler's I/O around ./flow.ts: one pass over a scaling flow observes the
  * current level just before running it (metadata for found/annotations, the scale subresource
  * for spec.replicas, the object for status.readyReplicas while waiting), runs the due operations
  * (merge patches of annotations, the scale subresource within the resource's timeout), records a
@@ -23,7 +23,7 @@ import {
   type Observation,
   type Operate,
   type ScaleFlow,
-} from '../../shared/watchdog/flow.js';
+} from './flow.js';
 import {
   planResource,
   resourceKey,
@@ -31,7 +31,7 @@ import {
   type ResourcePlan,
   type ScalableResource,
   type ScaleOperation,
-} from '../../shared/watchdog/scaler.js';
+} from './scaler.js';
 import type { ScaleMapper } from './discovery.js';
 
 export interface ScaleDeps {

@@ -2,7 +2,7 @@
  * One invocation of probe-tick: take the ticker lease (one prober loop per seed at a time; a tick
  * that finds it held returns at once), then run passes until PROBE_TICK_SPAN is over. A pass lists
  * the Clusters (re-listed at most every 5 s), reads every prober state from Redis in one MGET,
- * decides each shoot (shared/watchdog/prober.ts) and runs what is due — a probe, or the next pass
+ * decides each shoot (./prober.ts) and runs what is due — a probe, or the next pass
  * of a scaling flow — with bounded concurrency; then it sleeps until the next due time.
  *
  * Redis (family `prober`): `shoot:<namespace>` the ProberState as JSON; `running` the set of
@@ -13,14 +13,8 @@ import { GVK } from '../../shared/api/gvk.js';
 import type { Cluster } from '../../shared/api/extensions.js';
 import { keyspace, type Redis } from '../../shared/cache/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import { startFlow } from '../../shared/watchdog/flow.js';
-import {
-  afterProbe,
-  decideShoot,
-  withFlow,
-  type ProberState,
-  type ShootTick,
-} from '../../shared/watchdog/prober.js';
+import { startFlow } from './flow.js';
+import { afterProbe, decideShoot, withFlow, type ProberState, type ShootTick } from './prober.js';
 import type { ProbeTickConfig } from './config.js';
 import { probeShoot, type ProbeDeps } from './probe.js';
 import { runFlowPass, type FlowPass, type ScaleDeps } from './scale.js';

@@ -28,8 +28,8 @@ import {
   CANDIDATE_DETERMINATION_STRATEGIES,
   DEFAULT_CANDIDATE_DETERMINATION_STRATEGY,
   DEFAULT_SCHEDULER_NAME,
-} from '../../shared/seedmanagement/scheduler.js';
-import { SCORING_RULES } from '../../shared/seedmanagement/scheduler-scoring.js';
+} from './scheduler.js';
+import { SCORING_RULES } from './scheduler-scoring.js';
 
 export const FUNCTION_NAME = 'schedule-shoot';
 

@@ -14,15 +14,12 @@ import type { KubeClient } from '../../shared/kube/index.js';
 import { getOptional, listAll } from '../../shared/kube/io.js';
 import { parseQuantity } from '@landscape/apimachinery';
 import { RESOURCE_SHOOTS } from '../../shared/seedmanagement/capacity.js';
-import {
-  SCHEDULING_PURPOSE_REGION_CONFIG,
-  type RegionConfigMap,
-} from '../../shared/seedmanagement/distance.js';
+import { SCHEDULING_PURPOSE_REGION_CONFIG, type RegionConfigMap } from './distance.js';
 import {
   cloudProfileReference,
   effectiveCloudProfile,
   NAMESPACED_CLOUD_PROFILE_KIND,
-} from '../../shared/seedmanagement/scheduler-cloudprofile.js';
+} from './scheduler-cloudprofile.js';
 import { wantsRegionConfigs, type ScheduleShootConfig } from './config.js';
 
 /** The namespace of the region-config ConfigMaps (upstream's garden namespace). */

@@ -12,11 +12,7 @@ import { newEventObject } from '../../shared/kube/events.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { backoffDelay, cancel, requeue, type ObjectRef } from '../../shared/requeue/index.js';
-import {
-  schedulingFailedLastOperation,
-  ShootSchedulingEvents,
-  type ScheduleEvent,
-} from '../../shared/seedmanagement/scheduler.js';
+import { schedulingFailedLastOperation, ShootSchedulingEvents, type ScheduleEvent } from './scheduler.js';
 import { FUNCTION_NAME, type ScheduleShootConfig } from './config.js';
 import { KEYS, keyOfShoot } from './usage.js';
 

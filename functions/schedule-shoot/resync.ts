@@ -14,7 +14,7 @@
 import { GVK } from '../../shared/api/gvk.js';
 import type { Shoot } from '../../shared/api/core.js';
 import type { EventObjectRef } from '../../shared/function/index.js';
-import { shouldSchedule } from '../../shared/seedmanagement/scheduler.js';
+import { shouldSchedule } from './scheduler.js';
 import type { ScheduleShootConfig } from './config.js';
 import { reconcileShoot, type ScheduleDeps, type ScheduleOutcome } from './schedule.js';
 

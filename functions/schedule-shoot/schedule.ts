@@ -1,5 +1,5 @@
 /**
- * The shoot scheduler's I/O around shared/seedmanagement/scheduler.ts, for one Shoot event:
+ * The shoot scheduler's I/O around ./scheduler.ts, for one Shoot event:
  *
  * 1. Read the Shoot (gone: it counts nowhere any more) and apply it to the usage counts (./usage.ts).
  * 2. When `shouldSchedule`: read the Seeds, the CloudProfile and the region configs (./inputs.ts),
@@ -29,12 +29,7 @@ import {
   type KubeClient,
 } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import {
-  decideSchedule,
-  shouldSchedule,
-  type ScheduleSuccess,
-  type SchedulerConfig,
-} from '../../shared/seedmanagement/scheduler.js';
+import { decideSchedule, shouldSchedule, type ScheduleSuccess, type SchedulerConfig } from './scheduler.js';
 import type { ScheduleShootConfig } from './config.js';
 import { allocatableShoots, loadInputs, readShoot, type DecisionInputs, type SeedLister } from './inputs.js';
 import { clearRetry, recordShootEvent, reportFailure, requeueShoot } from './report.js';

@@ -18,7 +18,7 @@ import { GVK } from '../../shared/api/gvk.js';
 import { guardRedis, keyspace, type Redis } from '../../shared/cache/index.js';
 import type { KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import { usageSeeds } from '../../shared/seedmanagement/scheduler.js';
+import { usageSeeds } from './scheduler.js';
 import { FUNCTION_NAME } from './config.js';
 import { FORGET, REBUILD, RELEASE, RESERVE, SYNC, UNLOCK } from './usage-scripts.js';
 

@@ -17,11 +17,7 @@ import { formatTime } from '../../shared/deployer/time.js';
 import { newEventObject } from '../../shared/kube/events.js';
 import { isConflict, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import {
-  decideSeedAutoscaler,
-  type AutoscalerEvent,
-  type SeedAutoscalerDecision,
-} from '../../shared/seedmanagement/autoscaler.js';
+import { decideSeedAutoscaler, type AutoscalerEvent, type SeedAutoscalerDecision } from './autoscaler.js';
 import { FUNCTION_NAME, type SeedAutoscalerConfig } from './config.js';
 import { historyFromStatus, historyToStatus } from './history.js';
 import { readScale, setSeeds, targetProblem, writeScale, type Snapshot } from './observe.js';

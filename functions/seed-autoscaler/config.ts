@@ -13,10 +13,7 @@ import { z } from 'zod';
 import { configLoader, type EnvOverride } from '../../shared/config/index.js';
 import { parseGoDuration } from '../../shared/deployer/time.js';
 import { LOG_LEVELS } from '../../shared/log/index.js';
-import {
-  DEFAULT_DOWNSCALE_STABILIZATION_SECONDS,
-  DEFAULT_TOLERANCE,
-} from '../../shared/seedmanagement/autoscaler.js';
+import { DEFAULT_DOWNSCALE_STABILIZATION_SECONDS, DEFAULT_TOLERANCE } from './autoscaler.js';
 
 export const FUNCTION_NAME = 'seed-autoscaler';
 

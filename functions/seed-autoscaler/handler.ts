@@ -4,7 +4,7 @@
  * runs one pass over every SeedAutoscaler; an API-server event of a SeedAutoscaler (Reference mode)
  * runs one over it when its generation is not handled yet (its own status writes come back as
  * updates). A pass (./autoscale.ts) reads the target ManagedSeedSet's scale and its seeds'
- * allocatable and usage, decides (shared/seedmanagement/autoscaler.ts), writes the set's scale,
+ * allocatable and usage, decides (./autoscaler.ts), writes the set's scale,
  * the autoscaler's status (with the recommendation history: no Redis) and an Event.
  * Config: CONFIG_FILE (YAML) with LOG_LEVEL, AUTOSCALER_TOLERANCE and DOWNSCALE_STABILIZATION
  * overrides (./config.ts).

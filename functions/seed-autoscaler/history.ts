@@ -1,15 +1,11 @@
 /**
- * The HPA's in-memory history (recommendations and scale events, shared/seedmanagement/
- * autoscaler-behavior.ts) as the SeedAutoscaler's `status.history` keeps it (pure): epoch
+ * The HPA's in-memory history (recommendations and scale events,
+ * ./autoscaler-behavior.ts) as the SeedAutoscaler's `status.history` keeps it (pure): epoch
  * milliseconds become RFC 3339 times with milliseconds and back; entries with a time that does not
  * parse are dropped.
  */
 import type { RecordedScaleEvent, SeedAutoscalerHistory } from '../../shared/api/seedautoscaler.js';
-import type {
-  ScaleHistory,
-  TimestampedRecommendation,
-  TimestampedScaleEvent,
-} from '../../shared/seedmanagement/autoscaler.js';
+import type { ScaleHistory, TimestampedRecommendation, TimestampedScaleEvent } from './autoscaler.js';
 
 const iso = (at: number): string => new Date(at).toISOString();
 

@@ -13,7 +13,7 @@ import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
 import type { ScaleTargetRef } from '../../shared/api/seedautoscaler.js';
 import { resourcePath, type KubeClient } from '../../shared/kube/index.js';
 import { listAll } from '../../shared/kube/io.js';
-import type { SeedSample } from '../../shared/seedmanagement/autoscaler.js';
+import type { SeedSample } from './autoscaler.js';
 import { seedUsage } from '../../shared/seedmanagement/scheduler-usage.js';
 
 export interface Scale {

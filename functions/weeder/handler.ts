@@ -16,7 +16,7 @@ import {
   type InstanceOptions,
 } from '../../shared/function/index.js';
 import { EventTypes } from '../../shared/events/index.js';
-import type { RecoveryAction } from '../../shared/watchdog/weeder.js';
+import type { RecoveryAction } from './decide.js';
 import { FUNCTION_NAME, loadConfig, type WeederConfig } from './config.js';
 import { onEndpointSlice, onSweep, type WeedDeps } from './weed.js';
 

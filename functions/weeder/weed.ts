@@ -1,5 +1,5 @@
 /**
- * The weeder's I/O around shared/watchdog/weeder.ts: the readiness last seen per EndpointSlice and
+ * The weeder's I/O around ./decide.ts: the readiness last seen per EndpointSlice and
  * the open windows per service live in Redis (a window is a key that expires with it); a recovery
  * opens the window, deletes the service's crash-looping dependants now (listing the pods its
  * podSelectors pick) and requeues itself (shared/requeue: the requeue ticker emits
@@ -22,7 +22,7 @@ import {
   type PodLike,
   type RecoveryAction,
   type RememberedReadiness,
-} from '../../shared/watchdog/weeder.js';
+} from './decide.js';
 import { FUNCTION_NAME, type WeederConfig } from './config.js';
 
 const KEYS = keyspace('weeder');
@@ -128,7 +128,7 @@ function resourceVersion(object: EndpointSliceLike): number | undefined {
 
 /**
  * Remembers the readiness of the object (atomically: concurrent events of the same object retry)
- * and tells whether this event shows a recovery (shared/watchdog/weeder.ts decideReadiness).
+ * and tells whether this event shows a recovery (./decide.ts decideReadiness).
  */
 async function rememberReadiness(
   redis: Redis,

@@ -25,7 +25,7 @@ import {
 } from '../../../shared/kube/index.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { pending } from '../../../shared/requeue/index.js';
-import { seedUsage } from '../../../shared/seedmanagement/scheduler.js';
+import { seedUsage } from '../../../functions/schedule-shoot/scheduler.js';
 import {
   createScheduleShootInstance,
   FUNCTION_NAME,
