@@ -29,7 +29,6 @@ import {
   type Problem,
   type WriteVerb,
 } from './errors.js';
-import type { JsonObject } from './objects.js';
 import {
   APPLY_GROUPS,
   applyGroupOf,
@@ -47,6 +46,7 @@ import {
   type UpdateStrategy,
 } from './provider-config.js';
 import { compareManaged, refKey, type ManagedResource, type ResourceRef } from './provider-status.js';
+import type { JsonObject } from '@landscape/apimachinery';
 
 export const APPLY_OPERATION = 'ApplyObjects';
 

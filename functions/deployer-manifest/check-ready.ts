@@ -8,9 +8,9 @@ import pLimit from 'p-limit';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { KindResolver } from './discovery.js';
 import { requestError } from './errors.js';
-import type { JsonObject } from './objects.js';
 import { describeRef, type ManagedResource } from './provider-status.js';
 import { isRelevantForDefaultReadiness, readinessProblem } from './readiness.js';
+import type { JsonObject } from '@landscape/apimachinery';
 
 export interface ReadinessContext {
   client: KubeClient;

@@ -12,9 +12,10 @@ import { isNotFound } from '../../shared/kube/index.js';
 import type { ReadinessContext } from './check-ready.js';
 import { requestError } from './errors.js';
 import { evaluate, parsePath } from './jsonpath.js';
-import { deepEqual, type JsonObject } from './objects.js';
+import { deepEqual } from './objects.js';
 import type { CustomReadinessCheck, CustomReadinessRequirement } from './provider-config.js';
 import { describeRef } from './provider-status.js';
+import type { JsonObject } from '@landscape/apimachinery';
 
 const OPERATION = 'CustomCheckResourcesReadinessManifest';
 

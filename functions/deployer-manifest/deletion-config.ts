@@ -9,7 +9,7 @@
  * (deleting objects the item did not deploy, on another Target).
  */
 import { z } from 'zod';
-import { isRecord } from './objects.js';
+import { isRecord } from '@landscape/apimachinery';
 
 export const PREDEFINED_GROUP_TYPES = [
   'namespaced-resources',

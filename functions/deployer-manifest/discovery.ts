@@ -6,7 +6,8 @@
  */
 import type { GroupVersionKind } from '../../shared/api/gvk.js';
 import { groupVersionPath, isNotFound, type KubeClient } from '../../shared/kube/index.js';
-import { groupOf, isCrd, isRecord, versionOf } from './objects.js';
+import { groupOf, isCrd, versionOf } from './objects.js';
+import { isRecord } from '@landscape/apimachinery';
 
 export interface ResolvedKind {
   gvk: GroupVersionKind;

@@ -8,8 +8,8 @@
  */
 import { z } from 'zod';
 import { parsePath } from './jsonpath.js';
-import { isRecord } from './objects.js';
 import type { TypedObjectReference } from './readiness-config.js';
+import { isRecord } from '@landscape/apimachinery';
 
 export interface FromObjectReference {
   apiVersion: string;

@@ -21,8 +21,8 @@ import type { KindResolver } from './discovery.js';
 import { apiErrorMessage } from './errors.js';
 import { keyFields, type ManifestExport } from './exports-config.js';
 import { evaluate, parsePath } from './jsonpath.js';
-import { isRecord, type JsonObject } from './objects.js';
 import type { TypedObjectReference } from './readiness-config.js';
+import { isRecord, type JsonObject } from '@landscape/apimachinery';
 
 /** Upstream's DataObjectSecretDataKey. */
 export const EXPORT_SECRET_KEY = 'config';

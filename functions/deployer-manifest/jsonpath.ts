@@ -5,7 +5,8 @@
  * `[?(@.x.y == "v")]` with ==, !=, <, <=, >, >= against a string, number, true/false or null
  * literal, or `[?(@.x)]` (exists). A path evaluates to every value it reaches.
  */
-import { deepEqual, isRecord } from './objects.js';
+import { deepEqual } from './objects.js';
+import { isRecord } from '@landscape/apimachinery';
 
 export type PathSegment =
   | { t: 'field'; name: string }

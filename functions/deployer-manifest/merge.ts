@@ -11,7 +11,8 @@
  *   the desired one (strategy `patch`, upstream's client.MergeFrom): keys the manifest lacks are
  *   removed. `status` and the server-owned metadata are left out of the comparison.
  */
-import { deepEqual, isRecord, type JsonObject } from './objects.js';
+import { deepEqual } from './objects.js';
+import { isRecord, type JsonObject } from '@landscape/apimachinery';
 
 /** mergo's notion of an empty value. */
 export function isEmptyValue(value: unknown): boolean {

@@ -1,9 +1,5 @@
 /** Small pure helpers over JSON objects and Kubernetes type information. */
-export type JsonObject = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, type JsonObject } from '@landscape/apimachinery';
 
 /** The API group of an apiVersion (`''` for the core group `v1`). */
 export function groupOf(apiVersion: string): string {

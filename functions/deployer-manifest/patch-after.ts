@@ -10,11 +10,12 @@ import { DeployerError } from '../../shared/deployer/types.js';
 import type { KindResolver } from './discovery.js';
 import { apiErrorMessage } from './errors.js';
 import { mergeValues } from './exports.js';
-import { deepEqual, type JsonObject } from './objects.js';
+import { deepEqual } from './objects.js';
 import { refOf } from './plan.js';
 import type { ManifestEntry } from './provider-config.js';
 import { describeRef, refKey, type ManagedResource } from './provider-status.js';
 import type { KubeClient } from '../../shared/kube/index.js';
+import type { JsonObject } from '@landscape/apimachinery';
 
 export interface PatchContext {
   client: KubeClient;

@@ -19,9 +19,10 @@
  *   means the deployer leaves it alone.
  */
 import { mergeObjects, mergePatchFor, withoutServerFields } from './merge.js';
-import { cloneJson, deepEqual, groupOf, isCrd, isRecord, type JsonObject } from './objects.js';
+import { cloneJson, deepEqual, groupOf, isCrd } from './objects.js';
 import type { KubeManifest, ManifestEntry, UpdateStrategy } from './provider-config.js';
 import { refKey, type ManagedResource, type ResourceRef } from './provider-status.js';
+import { isRecord, type JsonObject } from '@landscape/apimachinery';
 
 /** Upstream's ManagedDeployItemLabel: which DeployItem manages an object. */
 export const MANAGED_BY_LABEL = 'manifest.deployer.landscaper.gardener.cloud/deployitem';

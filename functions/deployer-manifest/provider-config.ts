@@ -27,7 +27,7 @@ import {
   type DeletionGroupDefinition,
 } from './deletion-config.js';
 import { exportsOf, exportsProblems, exportsSchema, type ManifestExport } from './exports-config.js';
-import { groupOf, isRecord } from './objects.js';
+import { groupOf } from './objects.js';
 import {
   readinessChecksSchema,
   readinessOf,
@@ -35,6 +35,7 @@ import {
   targetNameProblems,
   type ReadinessChecks,
 } from './readiness-config.js';
+import { isRecord } from '@landscape/apimachinery';
 
 export {
   REQUIREMENT_OPERATORS,

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { JsonPathError, parsePath } from './jsonpath.js';
-import { isRecord } from './objects.js';
+import { isRecord } from '@landscape/apimachinery';
 
 /** Kubernetes selection operators a custom readiness requirement may use (upstream's list). */
 export const REQUIREMENT_OPERATORS = ['exists', '!', '=', '==', '!=', 'in', 'notin'] as const;

@@ -10,8 +10,9 @@
  * The manifest deployer checks with "fail on missing object": every managed object must exist;
  * kinds other than those above need nothing more.
  */
-import { groupOf, isRecord, type JsonObject } from './objects.js';
+import { groupOf } from './objects.js';
 import { describeRef, type ResourceRef } from './provider-status.js';
+import { isRecord, type JsonObject } from '@landscape/apimachinery';
 
 const RELEVANT = new Set([
   '/Pod',

@@ -18,10 +18,11 @@ import { afterBatch, deletionBatches, type DeletionOutcome } from './deletion.js
 import type { KindResolver } from './discovery.js';
 import { requestError } from './errors.js';
 import { mergeValues } from './exports.js';
-import { deepEqual, isRecord, type JsonObject } from './objects.js';
+import { deepEqual } from './objects.js';
 import { MANAGED_BY_LABEL } from './plan.js';
 import { describeRef, type ManagedResource } from './provider-status.js';
 import type { GroupVersionKind } from '../../shared/api/gvk.js';
+import { isRecord, type JsonObject } from '@landscape/apimachinery';
 
 export interface DeleteContext {
   client: KubeClient;

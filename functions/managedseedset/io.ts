@@ -16,8 +16,8 @@ import { newEventObject } from '../../shared/kube/events.js';
 import { isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import { getOptional, listAll } from '../../shared/kube/io.js';
 import type { Logger } from '../../shared/log/index.js';
+import { labelSelectorAsSelector } from '@landscape/apimachinery';
 import type { ManagedSeedSetAction, ManagedSeedSetEvent, ObservedManagedSeedSet } from './managedseedset.js';
-import { convertSelector } from '../../shared/seedmanagement/scheduler-selector.js';
 
 export interface IoDeps {
   client: KubeClient;
@@ -54,7 +54,7 @@ function targetReplicas(set: ObservedManagedSeedSet): number {
 /** What the decision needs of the set's replicas. */
 export async function observeSet(client: KubeClient, set: ObservedManagedSeedSet): Promise<ObservedReplicas> {
   const namespace = set.metadata?.namespace ?? '';
-  const selector = convertSelector(set.spec.selector);
+  const selector = labelSelectorAsSelector(set.spec.selector);
   if (!selector.ok) throw new Error(`invalid selector: ${selector.message}`);
   const [shoots, managedSeeds] = await Promise.all([
     listAll<Shoot>(client, GVK.Shoot, namespace, selector.text),

@@ -1,5 +1,4 @@
 import type { Seed, Shoot, Taint, Toleration } from '../../shared/api/core.js';
-import type { LabelSelector } from '@landscape/apimachinery';
 import { seed, shoot } from './scheduler.fixtures.js';
 import {
   FILTER_STAGES,
@@ -9,11 +8,6 @@ import {
   matchProvider,
   taintsTolerated,
 } from './scheduler-filters.js';
-import {
-  convertSelector,
-  goLabelSelector,
-  requirementsMatch,
-} from '../../shared/seedmanagement/scheduler-selector.js';
 import { seedUsage, usageDelta, usageSeeds } from '../../shared/seedmanagement/scheduler-usage.js';
 
 describe('isUsableSeed (upstream verifySeedReadiness table and more)', () => {
@@ -175,90 +169,6 @@ describe('matchProvider', () => {
     expect(FILTER_STAGES).toHaveLength(9);
     expect(isFilterStage('zones')).toBe(true);
     expect(isFilterStage('strategy')).toBe(false);
-  });
-});
-
-describe('seed selectors', () => {
-  const rows: [string, LabelSelector, string][] = [
-    ['empty selects everything', {}, ''],
-    ['match labels sorted by key', { matchLabels: { b: '2', a: '1' } }, 'a=1,b=2'],
-    [
-      'expressions, values sorted, all sorted by key',
-      {
-        matchLabels: { m: 'x' },
-        matchExpressions: [
-          { key: 'z', operator: 'In', values: ['b', 'a'] },
-          { key: 'c', operator: 'NotIn', values: ['q'] },
-          { key: 'e', operator: 'Exists' },
-          { key: 'd', operator: 'DoesNotExist' },
-        ],
-      },
-      'c notin (q),!d,e,m=x,z in (a,b)',
-    ],
-  ];
-  it.each(rows)('%s', (_name, selector, text) => {
-    const converted = convertSelector(selector);
-    expect(converted.ok && converted.text).toBe(text);
-  });
-
-  const errors: [string, LabelSelector, string][] = [
-    [
-      'unknown operator',
-      { matchExpressions: [{ key: 'k', operator: 'Gt', values: ['1'] }] },
-      '"Gt" is not a valid label selector operator',
-    ],
-    [
-      'in without values',
-      { matchExpressions: [{ key: 'k', operator: 'In' }] },
-      "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty",
-    ],
-    [
-      'exists with values',
-      { matchExpressions: [{ key: 'k', operator: 'Exists', values: ['a', 'b'] }] },
-      'values: Invalid value: []string{"a", "b"}: values set must be empty for exists and does not exist',
-    ],
-  ];
-  it.each(errors)('%s', (_name, selector, message) => {
-    expect(convertSelector(selector)).toEqual({ ok: false, message });
-  });
-
-  it("prints a selector as Go's %v", () => {
-    expect(goLabelSelector({})).toBe('{map[] []}');
-    expect(
-      goLabelSelector({
-        matchLabels: { b: '2', a: '1' },
-        matchExpressions: [
-          { key: 'k', operator: 'In', values: ['x', 'y'] },
-          { key: 'e', operator: 'Exists' },
-        ],
-      }),
-    ).toBe('{map[a:1 b:2] [{k In [x y]} {e Exists []}]}');
-  });
-
-  const matches: [string, LabelSelector, Record<string, string> | undefined, boolean][] = [
-    ['equals', { matchLabels: { a: '1' } }, { a: '1' }, true],
-    ['equals, other value', { matchLabels: { a: '1' } }, { a: '2' }, false],
-    ['in', { matchExpressions: [{ key: 'a', operator: 'In', values: ['1', '2'] }] }, { a: '2' }, true],
-    ['in, missing', { matchExpressions: [{ key: 'a', operator: 'In', values: ['1'] }] }, {}, false],
-    [
-      'notin, missing',
-      { matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['1'] }] },
-      undefined,
-      true,
-    ],
-    [
-      'notin, listed',
-      { matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['1'] }] },
-      { a: '1' },
-      false,
-    ],
-    ['exists', { matchExpressions: [{ key: 'a', operator: 'Exists' }] }, { a: '' }, true],
-    ['does not exist', { matchExpressions: [{ key: 'a', operator: 'DoesNotExist' }] }, { a: '' }, false],
-    ['empty selector', {}, undefined, true],
-  ];
-  it.each(matches)('matches: %s', (_name, selector, labels, expected) => {
-    const converted = convertSelector(selector);
-    expect(converted.ok && requirementsMatch(converted.requirements, labels)).toBe(expected);
   });
 });
 

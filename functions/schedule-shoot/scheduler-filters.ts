@@ -14,15 +14,15 @@
  */
 import type { CloudProfile, SeedSelector, Seed, Shoot } from '../../shared/api/core.js';
 import { GardenerAnnotations, SeedConditionTypes } from '../../shared/api/core.js';
-import { parseQuantity } from '@landscape/apimachinery';
 import { RESOURCE_SHOOTS } from '../../shared/seedmanagement/capacity.js';
 import { networksProblem } from './scheduler-networks.js';
 import {
-  convertSelector,
   goLabelSelector,
   goQuote,
+  labelSelectorAsSelector,
+  parseQuantity,
   requirementsMatch,
-} from '../../shared/seedmanagement/scheduler-selector.js';
+} from '@landscape/apimachinery';
 
 export const FILTER_STAGES = [
   'usable-seeds',
@@ -91,7 +91,7 @@ function selectorFilter(selectorOf: (ctx: FilterContext) => SeedSelector | undef
   return (seeds, ctx) => {
     const selector = selectorOf(ctx);
     if (!selector) return { ok: true, seeds: [...seeds] };
-    const converted = convertSelector(selector);
+    const converted = labelSelectorAsSelector(selector);
     if (!converted.ok) {
       const { matchLabels, matchExpressions } = selector;
       return {

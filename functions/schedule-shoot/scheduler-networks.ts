@@ -17,7 +17,7 @@
  * nothing for it); API admission rejects such CIDRs before the scheduler sees them.
  */
 import type { IPFamily, Seed, SeedNetworks, Shoot, ShootNetworking } from '../../shared/api/core.js';
-import { goQuote } from '../../shared/seedmanagement/scheduler-selector.js';
+import { goQuote } from '@landscape/apimachinery';
 
 /** Upstream's v1beta1constants: the IPv6 VPN range and the IPv4 ranges the VPN maps networks to. */
 export const RESERVED_RANGES: readonly (readonly [string, string])[] = [

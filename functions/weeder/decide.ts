@@ -11,8 +11,7 @@
  * internal/weeder/weeder.go) watches Endpoints and, for the window, the Pods; here the source sends
  * EndpointSlices only (Endpoints is deprecated from Kubernetes 1.33) and the pods are listed.
  */
-import { matchesSelector } from '../../triggers/apiserver-source/selector.js';
-import type { LabelSelector } from '../../triggers/apiserver-source/types.js';
+import { matchesLabelSelector, type LabelSelector } from '@landscape/apimachinery';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const CRASH_LOOP_BACK_OFF = 'CrashLoopBackOff';
@@ -133,7 +132,7 @@ export function isCrashLooping(pod: PodLike): boolean {
 /** The pods to delete: crash-looping and matching any of the selectors. */
 export function podsToWeed<P extends PodLike>(pods: readonly P[], selectors: readonly LabelSelector[]): P[] {
   return pods.filter(
-    (p) => isCrashLooping(p) && selectors.some((s) => matchesSelector(s, p.metadata?.labels)),
+    (p) => isCrashLooping(p) && selectors.some((s) => matchesLabelSelector(s, p.metadata?.labels)),
   );
 }
 

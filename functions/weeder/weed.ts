@@ -11,7 +11,7 @@ import { keyspace, type Redis } from '../../shared/cache/index.js';
 import { requeue } from '../../shared/requeue/index.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import { selectorString } from '../../triggers/apiserver-source/selector.js';
+import { labelSelectorString } from '@landscape/apimachinery';
 import {
   decideReadiness,
   isSliceReady,
@@ -62,7 +62,9 @@ async function sweep(
 ): Promise<number> {
   let deleted = 0;
   for (const selector of config.servicesAndDependantSelectors[service]?.podSelectors ?? []) {
-    const pods = await deps.client.list<Pod>(GVK.Pod, namespace, { labelSelector: selectorString(selector) });
+    const pods = await deps.client.list<Pod>(GVK.Pod, namespace, {
+      labelSelector: labelSelectorString(selector),
+    });
     for (const pod of podsToWeed(pods.items, [selector])) if (await deletePod(deps, pod, service)) deleted++;
   }
   return deleted;

@@ -3,6 +3,7 @@
  * look for ({@link collectSecrets}). The scan itself is ./secrets.ts.
  */
 import { parse } from 'yaml';
+import { isRecord } from '@landscape/apimachinery';
 import { GVK } from '../../shared/api/gvk.js';
 import type { GroupVersionKind } from '../../shared/api/gvk.js';
 import { isNotFound } from '../../shared/kube/index.js';
@@ -138,10 +139,6 @@ class ValueSet {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** The YAML/JSON document when the text looks like a kubeconfig (has a `users` list), else undefined. */
 function parseKubeconfig(text: string): Record<string, unknown>[] | undefined {
   if (!text.includes('users')) return undefined;
@@ -151,8 +148,8 @@ function parseKubeconfig(text: string): Record<string, unknown>[] | undefined {
   } catch {
     return undefined;
   }
-  if (!isObject(doc) || !Array.isArray(doc.users)) return undefined;
-  return doc.users.filter(isObject);
+  if (!isRecord(doc) || !Array.isArray(doc.users)) return undefined;
+  return doc.users.filter(isRecord);
 }
 
 /** The decoded text of a base64 `*-data` field when it is text (a PEM), else undefined. */
@@ -164,7 +161,7 @@ function decodedPem(b64: string): string | undefined {
 /** Adds the secret fields of every user of a kubeconfig as separate values. */
 function addKubeconfigParts(out: ValueSet, source: string, users: Record<string, unknown>[]): void {
   users.forEach((entry, i) => {
-    const user = isObject(entry.user) ? entry.user : {};
+    const user = isRecord(entry.user) ? entry.user : {};
     const who = typeof entry.name === 'string' ? entry.name : `#${i}`;
     for (const field of KUBECONFIG_SECRET_FIELDS) {
       const value = user[field];
@@ -224,7 +221,7 @@ function addSecretObject(out: ValueSet, cluster: string, secret: SecretObject): 
 
 function addTarget(out: ValueSet, cluster: string, target: TargetObject): void {
   const config = target.spec?.config;
-  if (!isObject(config) || typeof config.kubeconfig !== 'string') return;
+  if (!isRecord(config) || typeof config.kubeconfig !== 'string') return;
   addValue(out, `Target ${objectName(cluster, target.metadata)} spec.config.kubeconfig`, config.kubeconfig);
 }
 

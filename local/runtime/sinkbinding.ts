@@ -16,10 +16,9 @@
  * Services are subjects here (the embedded landscape runs nothing else); a Service two bindings
  * select is a problem (on a cluster they would overwrite each other's K_SINK).
  */
-import { matchesSelector } from '../../triggers/apiserver-source/selector.js';
-import type { LabelSelector } from '../../triggers/apiserver-source/types.js';
 import { IN_CLUSTER_BROKER_HOST } from '../activator/env.js';
 import type { EnvSource, FunctionService } from '../activator/services.js';
+import { asRecord, matchesLabelSelector, type LabelSelector } from '@landscape/apimachinery';
 
 export const BINDING_ENV = ['K_SINK', 'K_CE_OVERRIDES', 'K_CA_CERTS'] as const;
 const SERVICE_API = 'serving.knative.dev/v1';
@@ -37,8 +36,6 @@ export interface SinkBinding {
 export type BrokerKeys = ReadonlySet<string>;
 
 type Json = Record<string, unknown>;
-const rec = (v: unknown): Json =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {};
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** The in-cluster address of an MT channel-based Broker (its status.address.url). */
@@ -48,7 +45,7 @@ export function brokerAddress(namespace: string, name: string): string {
 
 function resolveSink(sink: Json, namespace: string, brokers: BrokerKeys): string | string[] {
   const uri = str(sink['uri']);
-  const ref = rec(sink['ref']);
+  const ref = asRecord(sink['ref']);
   if (Object.keys(ref).length === 0) {
     if (uri && /^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(uri)) return uri;
     return ['spec.sink: needs a ref or an absolute uri'];
@@ -62,11 +59,11 @@ function resolveSink(sink: Json, namespace: string, brokers: BrokerKeys): string
 }
 
 function subjectOf(spec: Json, namespace: string): SinkBinding['subject'] | string[] {
-  const s = rec(spec['subject']);
+  const s = asRecord(spec['subject']);
   const apiVersion = str(s['apiVersion']);
   const kind = str(s['kind']);
   const name = str(s['name']);
-  const selector = s['selector'] === undefined ? undefined : (rec(s['selector']) as LabelSelector);
+  const selector = s['selector'] === undefined ? undefined : (asRecord(s['selector']) as LabelSelector);
   const problems: string[] = [];
   if (!apiVersion || !kind) problems.push('spec.subject: apiVersion and kind are required');
   if ((name === undefined) === (selector === undefined))
@@ -88,13 +85,13 @@ export function parseSinkBinding(
   doc: Json,
   brokers: BrokerKeys,
 ): { binding?: SinkBinding; problems: string[] } {
-  const meta = rec(doc['metadata']);
+  const meta = asRecord(doc['metadata']);
   const name = str(meta['name']) ?? '';
   const namespace = str(meta['namespace']) ?? 'default';
   const where = `SinkBinding ${namespace}/${name}`;
-  const spec = rec(doc['spec']);
+  const spec = asRecord(doc['spec']);
   const subject = subjectOf(spec, namespace);
-  const sink = resolveSink(rec(spec['sink']), namespace, brokers);
+  const sink = resolveSink(asRecord(spec['sink']), namespace, brokers);
   const problems = [...(Array.isArray(subject) ? subject : []), ...(Array.isArray(sink) ? sink : [])];
   if (!name) problems.push('metadata.name is required');
   if (problems.length > 0 || Array.isArray(subject) || Array.isArray(sink))
@@ -121,7 +118,7 @@ export function selects(
   const s = binding.subject;
   if (s.apiVersion !== SERVICE_API || s.kind !== 'Service' || service.namespace !== binding.namespace)
     return false;
-  return s.name !== undefined ? s.name === service.name : matchesSelector(s.selector, labels ?? {});
+  return s.name !== undefined ? s.name === service.name : matchesLabelSelector(s.selector, labels ?? {});
 }
 
 /** `Undo`: the env without what a SinkBinding puts there. */

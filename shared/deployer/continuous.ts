@@ -15,6 +15,7 @@
  * computes times here (no function is scheduled).
  */
 import { Cron } from 'croner';
+import { isRecord } from '@landscape/apimachinery';
 import type { DeployItem, DeployItemStatus } from '../api/landscaper.js';
 import { LandscaperAnnotations } from '../api/landscaper.js';
 import type { HookResult, HookSetup, ReconcileHook } from './hooks.js';
@@ -61,10 +62,6 @@ export function continuousSchedule(spec: ContinuousReconcileSpec): Schedule {
   throw new Error('neither cron nor every is specified');
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function fieldProblems(value: Record<string, unknown>): string[] {
   const problems: string[] = [];
   for (const key of ['cron', 'every'] as const) {
@@ -78,7 +75,7 @@ function fieldProblems(value: Record<string, unknown>): string[] {
 /** Every problem of a continuousReconcile value (upstream validation); [] when valid or absent. */
 export function continuousReconcileProblems(value: unknown): string[] {
   if (value === undefined || value === null) return [];
-  if (!isObject(value)) return ['must be an object with cron or every'];
+  if (!isRecord(value)) return ['must be an object with cron or every'];
   const problems = fieldProblems(value);
   if (problems.length > 0) return problems;
   try {

@@ -3,10 +3,7 @@
  * compares with reflect.DeepEqual before every status update). Pure.
  */
 import type { DeployItemStatus } from '../api/landscaper.js';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '@landscape/apimachinery';
 
 /** Keys whose value is not undefined (JSON drops the others, so they do not exist on the wire). */
 function definedKeys(obj: Record<string, unknown>): string[] {
@@ -32,7 +29,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && arraysEqual(a, b);
   }
-  if (isPlainObject(a) && isPlainObject(b)) return objectsEqual(a, b);
+  if (isRecord(a) && isRecord(b)) return objectsEqual(a, b);
   return false;
 }
 

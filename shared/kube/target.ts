@@ -16,7 +16,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { parse, YAMLParseError } from 'yaml';
 import type { Target } from '../api/landscaper.js';
 import { KUBERNETES_CLUSTER_TARGET_TYPE } from '../api/landscaper.js';
-import { objectKey } from '@landscape/apimachinery';
+import { isRecord, objectKey } from '@landscape/apimachinery';
 import { allowPlainHttp } from './config.js';
 import { TargetKubeconfigError } from './errors.js';
 import type { TargetProblem, TargetProblemKind } from './errors.js';
@@ -67,10 +67,6 @@ const FORBIDDEN_KEYS: Readonly<Record<string, TargetProblemKind>> = {
 
 type Doc = Record<string, unknown>;
 
-function isObject(v: unknown): v is Doc {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function problem(kind: TargetProblemKind, path: string, message: string): TargetProblem {
   return { kind, path, message };
 }
@@ -92,19 +88,19 @@ function checkNamedList(doc: Doc, list: string, inner: string, allowed: readonly
   if (!Array.isArray(entries)) return [problem('InvalidKubeconfig', list, 'must be a list')];
   return entries.flatMap((entry: unknown, i): TargetProblem[] => {
     const path = `${list}[${i}]`;
-    if (!isObject(entry) || typeof entry['name'] !== 'string' || entry['name'] === '') {
+    if (!isRecord(entry) || typeof entry['name'] !== 'string' || entry['name'] === '') {
       return [problem('InvalidKubeconfig', path, 'must be an object with a name')];
     }
     const body = entry[inner];
     if (body === undefined || body === null) return [];
-    if (!isObject(body)) return [problem('InvalidKubeconfig', `${path}.${inner}`, 'must be an object')];
+    if (!isRecord(body)) return [problem('InvalidKubeconfig', `${path}.${inner}`, 'must be an object')];
     return checkKeys(body, allowed, `${path}.${inner}`);
   });
 }
 
 function names(doc: Doc, list: string): string[] {
   const entries = doc[list];
-  return Array.isArray(entries) ? entries.filter(isObject).map((e) => String(e['name'])) : [];
+  return Array.isArray(entries) ? entries.filter(isRecord).map((e) => String(e['name'])) : [];
 }
 
 function checkCurrentContext(doc: Doc): TargetProblem[] {
@@ -112,9 +108,9 @@ function checkCurrentContext(doc: Doc): TargetProblem[] {
   if (typeof current !== 'string' || current === '') {
     return [problem('InvalidKubeconfig', 'current-context', 'must name a context')];
   }
-  const contexts = Array.isArray(doc['contexts']) ? doc['contexts'].filter(isObject) : [];
+  const contexts = Array.isArray(doc['contexts']) ? doc['contexts'].filter(isRecord) : [];
   const ctx = contexts.find((c) => c['name'] === current)?.['context'];
-  if (!isObject(ctx))
+  if (!isRecord(ctx))
     return [problem('InvalidKubeconfig', 'current-context', `context ${current} not found`)];
   if (!names(doc, 'clusters').includes(String(ctx['cluster']))) {
     return [problem('InvalidKubeconfig', 'current-context', `cluster of context ${current} not found`)];
@@ -125,7 +121,7 @@ function checkCurrentContext(doc: Doc): TargetProblem[] {
 function checkServers(doc: Doc): TargetProblem[] {
   const clusters = Array.isArray(doc['clusters']) ? doc['clusters'] : [];
   return clusters.flatMap((c: unknown, i): TargetProblem[] => {
-    const server = isObject(c) && isObject(c['cluster']) ? c['cluster']['server'] : undefined;
+    const server = isRecord(c) && isRecord(c['cluster']) ? c['cluster']['server'] : undefined;
     return typeof server === 'string' && /^https?:\/\//.test(server)
       ? []
       : [problem('InvalidKubeconfig', `clusters[${i}].cluster.server`, 'must be an http(s) URL')];
@@ -134,7 +130,7 @@ function checkServers(doc: Doc): TargetProblem[] {
 
 /** Every reason to refuse a parsed Target kubeconfig; empty when it may be used. Pure. */
 export function validateTargetKubeconfig(doc: unknown): TargetProblem[] {
-  if (!isObject(doc)) return [problem('InvalidKubeconfig', '', 'must be a YAML mapping')];
+  if (!isRecord(doc)) return [problem('InvalidKubeconfig', '', 'must be a YAML mapping')];
   return [
     ...checkKeys(doc, TOP_LEVEL_KEYS, '').map((p) => ({ ...p, path: p.path.slice(1) })),
     ...checkNamedList(doc, 'clusters', 'cluster', CLUSTER_KEYS),
@@ -223,7 +219,7 @@ export function isTargetSecretMissing(err: unknown): boolean {
 }
 
 function looksLikeKubeconfig(value: unknown): boolean {
-  return isObject(value) && (value['kind'] === 'Config' || Array.isArray(value['clusters']));
+  return isRecord(value) && (value['kind'] === 'Config' || Array.isArray(value['clusters']));
 }
 
 async function secretContent(target: Target, read: ReadSecret, name: string): Promise<unknown> {
@@ -285,7 +281,7 @@ export async function targetKubeconfigText(
   const content = target.spec.secretRef
     ? await secretContent(target, options.readSecret, name)
     : target.spec.config;
-  const kubeconfig = isObject(content) ? content['kubeconfig'] : undefined;
+  const kubeconfig = isRecord(content) ? content['kubeconfig'] : undefined;
   if (typeof kubeconfig !== 'string' || kubeconfig === '') {
     const msg = 'the Target content has no kubeconfig string';
     throw new TargetKubeconfigError(name, [problem('MissingKubeconfig', 'kubeconfig', msg)]);

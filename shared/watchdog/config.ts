@@ -23,10 +23,11 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { isRecord } from '@landscape/apimachinery';
 import { envValue, type ConfigResult, type EnvOverride } from '../config/index.js';
 import { parseGoDuration } from '../deployer/time.js';
 
-import { at, canonicalKeys, isMapping, PROBER_SHAPE, WEEDER_SHAPE, type Shape } from './keys.js';
+import { at, canonicalKeys, PROBER_SHAPE, WEEDER_SHAPE, type Shape } from './keys.js';
 export { foldKey } from './keys.js';
 export type { ConfigResult } from '../config/index.js';
 
@@ -316,7 +317,7 @@ function parseDocument(text: string | undefined, problems: string[]): unknown {
   try {
     const doc: unknown = parseYaml(text, { version: '1.1' });
     if (doc === null || doc === undefined) return {};
-    if (isMapping(doc)) return doc;
+    if (isRecord(doc)) return doc;
     problems.push('config file: the document must be a mapping');
   } catch (err) {
     problems.push(`config file: not YAML: ${(err as Error).message}`);

@@ -4,6 +4,7 @@
  * shapes name the struct fields of the prober and weeder configs; `canonicalKeys` rewrites a
  * parsed document to the canonical spelling and reports a key given twice in different case.
  */
+import { isRecord } from '@landscape/apimachinery';
 
 /**
  * Which keys are struct fields (folded), where maps and lists are, and which leaves are Go strings
@@ -59,10 +60,6 @@ export function foldKey(key: string): string {
 
 export const at = (path: string, key: string | number): string => (path === '' ? `${key}` : `${path}.${key}`);
 
-export function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
@@ -78,7 +75,7 @@ export function canonicalKeys(value: unknown, shape: Shape, path: string, proble
       ? value.map((v, i) => canonicalKeys(v, shape.items, at(path, i), problems))
       : value;
   }
-  if (!isMapping(value)) return value;
+  if (!isRecord(value)) return value;
   return 'values' in shape
     ? canonicalMap(value, shape.values, path, problems)
     : canonicalStruct(value, shape.fields, path, problems);

@@ -13,7 +13,6 @@ export {
   objectKey,
 } from './core.js';
 export type { Accept, Known } from './core.js';
-export { isEmptySelector, matchesSelector, selectorString } from './selector.js';
 export { backoffDelay, binaryHeaders, createEmitter, isRetryableStatus, RETRYABLE_STATUSES } from './emit.js';
 export type { Emit, EmitResult, EmitterOptions, FetchLike, Sleep } from './emit.js';
 export { Reflector } from './reflector.js';

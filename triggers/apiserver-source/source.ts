@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { isEmptyLabelSelector, labelSelectorString, matchesLabelSelector } from '@landscape/apimachinery';
 import { GVK } from '../../shared/api/gvk.js';
 import type { Logger } from '../../shared/log/index.js';
 import type { Accept } from './core.js';
@@ -20,7 +21,6 @@ import type { Emit, FetchLike, Sleep } from './emit.js';
 import { resolveKind } from './kube.js';
 import { Reflector } from './reflector.js';
 import type { ReflectorOptions } from './reflector.js';
-import { isEmptySelector, matchesSelector, selectorString } from './selector.js';
 import type {
   Change,
   OutboundEvent,
@@ -113,7 +113,7 @@ class Source implements RunningSource {
 
   async start(): Promise<void> {
     const sel = this.o.spec.namespaceSelector;
-    const filtered = sel !== undefined && !isEmptySelector(sel);
+    const filtered = sel !== undefined && !isEmptyLabelSelector(sel);
     if (filtered) await this.startNamespaceTracker();
     const kinds = await Promise.all(
       this.o.spec.resources.map(
@@ -135,7 +135,7 @@ class Source implements RunningSource {
     return (object: WatchedObject): boolean => {
       if (!filtered || !kind.namespaced) return true;
       const labels = this.namespaceLabels.get(object.metadata?.namespace ?? '');
-      return labels !== undefined && matchesSelector(sel, labels);
+      return labels !== undefined && matchesLabelSelector(sel, labels);
     };
   }
 
@@ -150,7 +150,7 @@ class Source implements RunningSource {
       kubeConfig: this.o.kubeConfig,
       kind,
       namespace,
-      labelSelector: selectorString(resource.selector),
+      labelSelector: labelSelectorString(resource.selector),
       accept,
       store: 'adapter',
       onChanges: (changes) => this.changed(kind, changes),
@@ -178,7 +178,7 @@ class Source implements RunningSource {
 
   private namespacesChanged(changes: Change[]): void {
     const selected = (labels: Record<string, string> | undefined): boolean =>
-      labels !== undefined && matchesSelector(this.o.spec.namespaceSelector, labels);
+      labels !== undefined && matchesLabelSelector(this.o.spec.namespaceSelector, labels);
     let moved = false;
     for (const c of changes) {
       const name = c.object.metadata?.name ?? '';

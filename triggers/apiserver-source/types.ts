@@ -2,6 +2,7 @@
  * Types and closed sets of the API-server event source: the parts of Knative's ApiServerSource
  * spec it reads, the CloudEvent types it emits, and the loose object shape it watches.
  */
+import type { LabelSelector } from '@landscape/apimachinery';
 
 export const EVENT_MODES = ['Reference', 'Resource'] as const;
 export type EventMode = (typeof EVENT_MODES)[number];
@@ -34,17 +35,6 @@ export const ApiServerEventTypes = {
     delete: 'dev.knative.apiserver.resource.delete',
   },
 } as const satisfies Record<EventMode, Record<ChangeAction, string>>;
-
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: LabelSelectorOperator;
-  values?: string[];
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
-}
 
 /** One entry of `spec.resources`. */
 export interface ResourceSpec {

@@ -1,6 +1,10 @@
 /**
  * @landscape/apimachinery: the one home of Kubernetes and Go semantics, pure TypeScript, no I/O
- * (the role k8s.io/apimachinery plays for Go): meta/v1 types, resource quantities, ...
+ * (the role k8s.io/apimachinery plays for Go): meta/v1 types, resource quantities, object guards,
+ * Go quoting, ...
  */
+export * from './guards.js';
+export * from './labels.js';
 export * from './meta.js';
 export * from './quantity.js';
+export * from './quote.js';

@@ -7,14 +7,11 @@
  * trigger, writes only finished jobs.
  */
 import type { DeployItemStatus } from '../../api/landscaper.js';
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isRecord } from '@landscape/apimachinery';
 
 /** The RFC 7386 patch that turns `before` into `after`. */
 export function mergeDiff(before: unknown, after: unknown): unknown {
-  if (!isPlainObject(before) || !isPlainObject(after)) return after === undefined ? null : after;
+  if (!isRecord(before) || !isRecord(after)) return after === undefined ? null : after;
   const patch: Record<string, unknown> = {};
   for (const k of Object.keys(before)) if (after[k] === undefined) patch[k] = null;
   for (const [k, v] of Object.entries(after)) {
