@@ -25,7 +25,7 @@ export default tseslint.config(
   },
   {
     // Tests read loosely typed JSON and are long tables; benchmarks keep the complexity rule.
-    files: ['test/**/*.ts', '**/*.test.ts', 'bench/**/*.ts'],
+    files: ['test/**/*.ts', 'packages/*/test/**/*.ts', '**/*.test.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
@@ -37,7 +37,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', '**/*.test.ts'],
+    files: ['test/**/*.ts', 'packages/*/test/**/*.ts', '**/*.test.ts'],
     rules: { complexity: 'off' },
   },
 );

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { Redis } from 'ioredis';
-import { trafficTotal } from '../local/apiserver/index.js';
+import { trafficTotal } from '@landscape/kube-apiserver/testing';
 import { startRedis, type TestRedis } from '../local/redis.js';
 import { DEFAULT_PROBE_CONCURRENCY } from '../functions/probe-tick/config.js';
 import {

@@ -19,13 +19,8 @@ import { forEachFullDeployItem } from '../shared/deployer/runtime/items.js';
 import type { Event } from '../shared/events/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../shared/kube/index.js';
 import { createLogger } from '../shared/log/index.js';
-import {
-  startApiServer,
-  trafficDelta,
-  trafficTotal,
-  type ApiServer,
-  type TrafficCount,
-} from '../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
+import { trafficDelta, trafficTotal, type TrafficCount } from '@landscape/kube-apiserver/testing';
 import {
   checkListedItem,
   resyncAll,
@@ -34,6 +29,7 @@ import {
 } from '../functions/responsibility-check/check.js';
 import { loadConfig, type CheckConfig } from '../functions/responsibility-check/config.js';
 import { fmt, markdown, parseCommand, positiveInt, ratio, runBenchmark } from './common.js';
+import { crdFiles } from '../shared/api/crds.js';
 
 interface Options {
   items: number;
@@ -141,7 +137,10 @@ async function pass(
 }
 
 async function measure(o: Options): Promise<Measured> {
-  const server = await startApiServer({ clusters: [{ name: 'main', countTraffic: true }] });
+  const server = await startApiServer({
+    crdFiles: crdFiles(),
+    clusters: [{ name: 'main', countTraffic: true }],
+  });
   try {
     const yaml = server.cluster().kubeconfigYaml();
     const admin = createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: 'bench' });

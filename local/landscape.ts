@@ -11,7 +11,7 @@ import {
   type ApiServer,
   type ApiServerOptions,
   type WorkloadSimulation,
-} from './apiserver/index.js';
+} from '@landscape/kube-apiserver';
 import { CONTROL_FILE, type ControlFile } from './control.js';
 import { writeFileAtomic } from '../shared/files/atomic.js';
 import { kubeConfigFromFile } from '../shared/kube/index.js';
@@ -25,6 +25,7 @@ import {
   type FixtureController,
   type FixtureOptions,
 } from './fixtures/index.js';
+import { crdFiles } from '../shared/api/crds.js';
 
 /** What `npm start` gives the serverless runtime (the rest comes from the landscape). */
 export type RuntimeSettings = Omit<RuntimeOptions, 'stateDir' | 'kubeconfigPath' | 'kubeConfig' | 'log'>;
@@ -140,6 +141,7 @@ function controlHandler(
 
 async function startApi(opts: LandscapeOptions): Promise<ApiServer> {
   return startApiServer({
+    crdFiles: crdFiles(),
     host: opts.host,
     pkiDir: join(opts.stateDir, 'pki'),
     workloads: opts.workloads,

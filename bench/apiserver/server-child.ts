@@ -4,8 +4,9 @@
  * Talks over the IPC channel: `ready` with the kubeconfig, then answers `usage` (after a full
  * GC when asked) and `stop`.
  */
-import { startApiServer } from '../../local/apiserver/index.js';
+import { startApiServer } from '@landscape/kube-apiserver';
 import type { ChildMessage, ParentMessage, ServerUsage } from './protocol.js';
+import { crdFiles } from '../../shared/api/crds.js';
 
 function usage(gc: boolean): ServerUsage {
   if (gc && global.gc) {
@@ -23,7 +24,7 @@ function reply(msg: ChildMessage): void {
 
 async function main(): Promise<void> {
   if (!process.send) throw new Error('server-child must be started with an IPC channel');
-  const srv = await startApiServer({ clusters: ['main'] });
+  const srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   process.on('message', (msg: ParentMessage) => {
     if (msg.type === 'usage') reply({ type: 'usage', id: msg.id, usage: usage(msg.gc) });
     else if (msg.type === 'stop') void srv.stop().then(() => process.exit(0));

@@ -16,14 +16,13 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import {
-  startApiServer,
   trafficDelta,
   trafficTotal,
-  type ApiServer,
   type TrafficCounter,
   type TrafficSnapshot,
-} from '../../local/apiserver/index.js';
+} from '@landscape/kube-apiserver/testing';
 import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem } from '../../shared/api/landscaper.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../shared/kube/index.js';
@@ -32,6 +31,7 @@ import { sleep } from '../runtime/children.js';
 import { completion, type Completion } from './inprocess.js';
 import { itemName, mockItem } from './items.js';
 import { startLandscapeProcess, type LandscapeProcess } from './landscape.js';
+import { crdFiles } from '../../shared/api/crds.js';
 
 const DEPLOYITEMS = 'landscaper.gardener.cloud/deployitems';
 /** DeployItem gets and writes stopped this long: the landscape has handled every event. */
@@ -266,6 +266,7 @@ async function withOwnApiServer(o: EndToEndOptions): Promise<EndToEndResult> {
 async function withCountedApiServer(o: EndToEndOptions): Promise<EndToEndResult> {
   // what `npm start` runs: workload status simulated after 500 ms, no Pods for workloads
   const api = await startApiServer({
+    crdFiles: crdFiles(),
     clusters: [{ name: 'main', countTraffic: true }],
     workloads: { delayMs: 500, createPods: false },
   });

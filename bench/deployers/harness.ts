@@ -10,12 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  startApiServer,
-  type ApiServer,
-  type TrafficCounter,
-  type TrafficSnapshot,
-} from '../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
+import type { TrafficCounter, TrafficSnapshot } from '@landscape/kube-apiserver/testing';
 import { startRedis, type TestRedis } from '../../local/redis.js';
 import { redisOnSignal } from '../common.js';
 import { GVK } from '../../shared/api/gvk.js';
@@ -37,6 +33,7 @@ import {
   loadConfig as loadCheckConfig,
   type CheckConfig,
 } from '../../functions/responsibility-check/config.js';
+import { crdFiles } from '../../shared/api/crds.js';
 
 const FN = 'deployer-mock';
 const SYSTEM_NS = 'landscape-system';
@@ -133,7 +130,10 @@ function harnessOf(parts: Parts, client: KubeClient): Harness {
 
 /** Starts everything; `namespaces` are created for the items. */
 export async function startHarness(namespaces: string[]): Promise<Harness> {
-  const server = await startApiServer({ clusters: [{ name: 'main', countTraffic: true }] });
+  const server = await startApiServer({
+    crdFiles: crdFiles(),
+    clusters: [{ name: 'main', countTraffic: true }],
+  });
   let redis: TestRedis | undefined;
   try {
     redis = await startRedis();

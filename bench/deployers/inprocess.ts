@@ -9,7 +9,7 @@ items. Each step runs with
 import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem } from '../../shared/api/landscaper.js';
 import type { Event } from '../../shared/events/index.js';
-import { trafficDelta, type TrafficSnapshot } from '../../local/apiserver/index.js';
+import { trafficDelta, type TrafficSnapshot } from '@landscape/kube-apiserver/testing';
 import { runPool, type PoolResult } from '../apiserver/pool.js';
 import type { Harness } from './harness.js';
 import { createItems, itemName, mockItem } from './items.js';

@@ -7,7 +7,7 @@
  * `values` keys, which managedFields list one by one.
  */
 import { GVK } from '../../shared/api/gvk.js';
-import { trafficDelta, trafficTotal, type TrafficSnapshot } from '../../local/apiserver/index.js';
+import { trafficDelta, trafficTotal, type TrafficSnapshot } from '@landscape/kube-apiserver/testing';
 import type { Harness } from './harness.js';
 import { sizedItem, type Shape } from './items.js';
 

@@ -1,5 +1,5 @@
 /** The deployers bench's report: Markdown tables with ratios; nothing here judges speed. */
-import { trafficTotal, type TrafficCount, type TrafficSnapshot } from '../../local/apiserver/index.js';
+import { trafficTotal, type TrafficCount, type TrafficSnapshot } from '@landscape/kube-apiserver/testing';
 import { fmt, markdown, percentile, ratio } from '../common.js';
 import type { EndToEndResult } from './e2e.js';
 import { RECONCILE_STEPS, type InProcessResult, type StepResult } from './inprocess.js';

@@ -10,11 +10,12 @@
  * stores (the API server's own create path, no HTTP), so setting up 1,000 shoots takes about a second
  * and counts no traffic.
  */
-import type { ApiServer, Cluster } from '../../local/apiserver/index.js';
-import { startApiServer } from '../../local/apiserver/index.js';
-import type { Scope, WriteOptions } from '../../local/apiserver/operations.js';
+import type { ApiServer, Cluster } from '@landscape/kube-apiserver';
+import { startApiServer } from '@landscape/kube-apiserver';
+import type { Scope, WriteOptions } from '@landscape/kube-apiserver';
 import { NODE_LEASE_NAMESPACE } from '../../shared/api/builtin.js';
 import { GVK, type GroupVersionKind } from '../../shared/api/gvk.js';
+import { crdFiles } from '../../shared/api/crds.js';
 
 export const PROBE_SECRET = 'dwd-api-server-probe-secret';
 const POOL = 'pool';
@@ -179,6 +180,7 @@ export async function startFleet(o: FleetOptions): Promise<Fleet> {
   const t0 = performance.now();
   const shootNames = Array.from({ length: o.shootClusters }, (_, i) => `shoot-${i}`);
   const server = await startApiServer({
+    crdFiles: crdFiles(),
     clusters: [
       { name: 'seed', countTraffic: true },
       ...shootNames.map((name) => ({ name, countTraffic: true })),

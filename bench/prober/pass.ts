@@ -13,7 +13,7 @@ import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Redis } from 'ioredis';
-import { trafficDelta, type TrafficSnapshot } from '../../local/apiserver/index.js';
+import { trafficDelta, type TrafficSnapshot } from '@landscape/kube-apiserver/testing';
 import { createProbeTickInstance, runProbeTick } from '../../functions/probe-tick/handler.js';
 import { stateKey, type TickSummary } from '../../functions/probe-tick/tick.js';
 import type { ProberState } from '../../functions/probe-tick/prober.js';

@@ -1,5 +1,5 @@
 /** The prober bench's report: Markdown tables with ratios; nothing here judges speed. */
-import { trafficTotal, type TrafficCount } from '../../local/apiserver/index.js';
+import { trafficTotal, type TrafficCount } from '@landscape/kube-apiserver/testing';
 import { fmt, markdown, ratio } from '../common.js';
 import type { PassResult } from './pass.js';
 

@@ -1,4 +1,4 @@
-import type { AuditRecord } from '../apiserver/audit.js';
+import type { AuditRecord } from '@landscape/kube-apiserver';
 import { readFileSync } from 'node:fs';
 import {
   createdOnceInDrill,

@@ -1,6 +1,6 @@
 /**
  * Wrongly duplicated effects, counted from the embedded API server's audit log of writes
- * (local/apiserver/audit.ts). Pure: the records in, one line per duplicate out.
+ * (@landscape/kube-apiserver, src/audit/audit.ts). Pure: the records in, one line per duplicate out.
  *
  * - a shoot bound twice: `spec.seedName` set from empty more than once, or changed to another seed;
  * - an object created twice: more than one ADDED for the same cluster/resource/namespace/name among
@@ -15,7 +15,7 @@
  *   in CrashLoopBackOff.
  */
 import { loadWeederConfig } from '../../shared/watchdog/config.js';
-import type { AuditRecord } from '../apiserver/audit.js';
+import type { AuditRecord } from '@landscape/kube-apiserver';
 
 export const DUPLICATE_KINDS = [
   'shoot bound twice',

@@ -1,4 +1,4 @@
-import type { AuditRecord } from '../apiserver/audit.js';
+import type { AuditRecord } from '@landscape/kube-apiserver';
 import { countEffects, effectOf, totalEffects, type EffectKind } from './effects.js';
 
 let seq = 0;

@@ -1,6 +1,6 @@
 /**
  * The drill's operations, counted from what happened: the effects the product made, read from the
- * embedded API server's audit log of writes (local/apiserver/audit.ts), not from the plan. Pure:
+ * embedded API server's audit log of writes (@landscape/kube-apiserver, src/audit/audit.ts), not from the plan. Pure:
  * the records in, a count per kind of effect out. Each effect is counted once (an item's job
  * finished, a shoot bound, an object created), so a duplicate shows in duplicates.ts, not here.
  *
@@ -9,7 +9,7 @@
  * Shoot's seedName, a Deployment's or ManagedSeedSet's replicas, and writes no ConfigMap outside
  * the main cluster. In-process controllers (GC, the workload simulation) write with no user.
  */
-import type { AuditRecord } from '../apiserver/audit.js';
+import type { AuditRecord } from '@landscape/kube-apiserver';
 
 export const EFFECT_KINDS = [
   'items finished',

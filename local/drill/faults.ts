@@ -1,7 +1,7 @@
 /**
  * The drill's faults: each is switched on when the work starts and off at the end of the fault
  * window (`begin` returns the `end`). They use the landscape's test-only switches: the API server's
- * FaultInjector and restartCluster (local/apiserver), the activator's ReplicaChaos, the broker's
+ * FaultInjector and restartCluster (@landscape/kube-apiserver), the activator's ReplicaChaos, the broker's
  * BrokerFaults (also `refuseIngress`: the sink down), the runtime's restartSources (the
  * ApiServerSource adapters rolled, as Knative does on a namespace change), and a Redis server the
  * drill owns (restart = the cache's data is gone).
@@ -11,7 +11,7 @@
  * its sends could not deliver after the retries. What was lost is made good by the families'
  * resync PingSources alone, so their recovery is measured against the resync interval.
  */
-import type { FaultKind, FaultSpec } from '../apiserver/faults.js';
+import type { FaultKind, FaultSpec } from '@landscape/kube-apiserver/testing';
 import type { Landscape } from '../landscape.js';
 import type { TestRedis } from '../redis.js';
 

@@ -11,7 +11,7 @@ import { prng } from '../../shared/random/index.js';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuditRecord } from '../apiserver/audit.js';
+import type { AuditRecord } from '@landscape/kube-apiserver';
 import {
   createKubeClient,
   kubeConfigFromFile,

@@ -8,8 +8,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { startApiServer } from '../apiserver/index.js';
-import type { ApiServer } from '../apiserver/index.js';
+import { startApiServer } from '@landscape/kube-apiserver';
+import type { ApiServer } from '@landscape/kube-apiserver';
 import { startRedis } from '../redis.js';
 import type { TestRedis } from '../redis.js';
 import { GVK } from '../../shared/api/gvk.js';
@@ -17,6 +17,7 @@ import { createKubeClient, kubeConfigFromYaml } from '../../shared/kube/index.js
 import type { KubeClient } from '../../shared/kube/index.js';
 import { base64Core, collectSecrets, MIN_SECRET_LENGTH, scanForSecrets } from './secrets.js';
 import type { SecretFinding, SecretValue } from './secrets.js';
+import { crdFiles } from '../../shared/api/crds.js';
 
 const NS = 'drill';
 const rand = (n: number): string => randomBytes(n).toString('hex');
@@ -92,7 +93,10 @@ async function writeLog(lines: string[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  [redisServer, server] = await Promise.all([startRedis(), startApiServer({ clusters: ['main'] })]);
+  [redisServer, server] = await Promise.all([
+    startRedis(),
+    startApiServer({ crdFiles: crdFiles(), clusters: ['main'] }),
+  ]);
   const main = server.cluster('main');
   adminToken = main.token;
   client = createKubeClient(kubeConfigFromYaml(main.kubeconfigYaml()), { fieldManager: 'drill-secrets' });

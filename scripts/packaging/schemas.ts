@@ -3,7 +3,7 @@
  * Kubernetes API server under `fieldValidation=Strict` reads it (what `kubectl apply` asks for):
  * Knative kinds against Knative's own CRD schemas (test/fixtures/upstream-schemas/knative/), built-in kinds
  * (Namespace, ServiceAccount, ConfigMap, RBAC, ...) against the embedded API server's schemas
- * (local/apiserver/builtins). Objects that list their properties are closed (an unknown field
+ * (@landscape/kube-apiserver's builtinResources). Objects that list their properties are closed (an unknown field
  * is a problem) unless the schema keeps unknown fields; `metadata` is checked as ObjectMeta.
  * The ajv is set up with the project's Kubernetes vocabulary (int-or-string, OpenAPI formats).
  */
@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parseAllDocuments } from 'yaml';
-import { builtinResources } from '../../local/apiserver/builtins/index.js';
-import type { JSONSchemaProps } from '../../local/apiserver/types.js';
-import { addKubernetesVocabulary } from '../../local/apiserver/validation.js';
+import { builtinResources } from '@landscape/kube-apiserver';
+import type { JSONSchemaProps } from '@landscape/kube-apiserver';
+import { addKubernetesVocabulary } from '@landscape/kube-apiserver';
 import { isRecord, label, record, refOf, text, type ManifestDoc } from './model.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -54,7 +54,7 @@ export function closed(node: JSONSchemaProps): JSONSchemaProps {
 function objectMetaSchema(): JSONSchemaProps {
   const ns = builtinResources().find((d) => d.kind === 'Namespace');
   const meta = ns?.schema.properties?.['metadata'];
-  if (meta === undefined) throw new Error('local/apiserver/builtins: Namespace has no metadata schema');
+  if (meta === undefined) throw new Error('kube-apiserver builtins: Namespace has no metadata schema');
   return meta;
 }
 

@@ -17,7 +17,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../shared/api/gvk.js';
 import { KUBERNETES_CLUSTER_TARGET_TYPE, type DeployItem } from '../../shared/api/landscaper.js';
 import { createLogger } from '../../shared/log/index.js';
@@ -41,6 +41,7 @@ import { Broker } from '../../triggers/broker/broker.js';
 import { deadLetterFile, JsonlDeadLetterStore } from '../../triggers/broker/dlq.js';
 import { newIngressToken, startIngress, type RunningIngress } from '../../triggers/broker/ingress.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { crdFiles } from '../../shared/api/crds.js';
 
 const NS = 'badinput';
 const FN = 'deployer-mock';
@@ -55,7 +56,10 @@ let kubeconfigYaml: string;
 let deployer: FunctionInstance<DeployerConfig, DeployerInstanceDeps>;
 
 beforeAll(async () => {
-  [srv, redis] = await Promise.all([startApiServer({ clusters: ['main'] }), startRedis()]);
+  [srv, redis] = await Promise.all([
+    startApiServer({ crdFiles: crdFiles(), clusters: ['main'] }),
+    startRedis(),
+  ]);
   dir = await mkdtemp(join(tmpdir(), 'badinput-'));
   kubeconfigYaml = srv.cluster('main').kubeconfigYaml();
   const kubeconfig = join(dir, 'kubeconfig');

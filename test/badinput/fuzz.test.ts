@@ -14,7 +14,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startApiServer, type ApiServer } from '../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import { functionNames } from '../../local/bundle.js';
 import { GVK } from '../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../shared/kube/index.js';
@@ -22,6 +22,7 @@ import { parseSeed, prng, token } from '../../shared/random/index.js';
 import { scaled } from '../support/timing.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSink, type TestSink } from '../support/sink.js';
+import { crdFiles } from '../../shared/api/crds.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SEED = parseSeed('FUZZ_SEED', process.env['FUZZ_SEED'], 0x5eed_2026);
@@ -314,7 +315,11 @@ const savedEnv = { ...process.env };
 beforeAll(async () => {
   console.log(`fuzz seed: FUZZ_SEED=${SEED} FUZZ_N=${N}`);
   process.on('unhandledRejection', onUnhandled);
-  [srv, redis, sink] = await Promise.all([startApiServer({ clusters: ['main'] }), startRedis(), startSink()]);
+  [srv, redis, sink] = await Promise.all([
+    startApiServer({ crdFiles: crdFiles(), clusters: ['main'] }),
+    startRedis(),
+    startSink(),
+  ]);
   dir = await mkdtemp(join(tmpdir(), 'fuzz-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const yaml = srv.cluster('main').kubeconfigYaml();

@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import {
   scaled,
   startLandscape,
@@ -16,6 +16,7 @@ import {
   useTestTimeout,
   type Landscape,
 } from './support.js';
+import { crdFiles } from '../../shared/api/crds.js';
 
 let api: ApiServer;
 let dir: string;
@@ -25,7 +26,7 @@ let l: Landscape;
 useTestTimeout();
 
 beforeAll(async () => {
-  api = await startApiServer({ clusters: ['main'] });
+  api = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   dir = await mkdtemp(join(tmpdir(), 'external-cluster-'));
   kubeconfig = join(dir, 'kubeconfig');
   await writeFile(kubeconfig, api.cluster('main').kubeconfigYaml());

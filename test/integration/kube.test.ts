@@ -4,8 +4,8 @@
  */
 import { CoordinationV1Api, CoreV1Api, V1MicroTime } from '@kubernetes/client-node';
 import type { V1ConfigMap } from '@kubernetes/client-node';
-import { startApiServer } from '../../local/apiserver/index.js';
-import type { ApiServer } from '../../local/apiserver/index.js';
+import { startApiServer } from '@landscape/kube-apiserver';
+import type { ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem, SyncObject, Target } from '../../shared/api/landscaper.js';
 import { KUBERNETES_CLUSTER_TARGET_TYPE, LandscaperAnnotations } from '../../shared/api/landscaper.js';
@@ -21,6 +21,7 @@ import {
   updateWithConflictRetry,
 } from '../../shared/kube/index.js';
 import type { KubeClient } from '../../shared/kube/index.js';
+import { crdFiles } from '../../shared/api/crds.js';
 
 const NS = 'default';
 
@@ -29,7 +30,7 @@ let client: KubeClient;
 let kubeconfigYaml: string;
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['main'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   const c = srv.cluster('main');
   kubeconfigYaml = c.kubeconfigYaml();
   client = createKubeClient(kubeConfigFromYaml(kubeconfigYaml), { fieldManager: 'kube-test' });

@@ -6,8 +6,8 @@
  * all (its traffic is counted), and that token is refused everything. landscaper-monitoring reads
  * the PodAutoscalers and HPAs of landscape-system with only its Role there, and nothing elsewhere.
  */
-import type { TrafficSnapshot } from '../../local/apiserver/index.js';
-import { trafficDelta } from '../../local/apiserver/index.js';
+import type { TrafficSnapshot } from '@landscape/kube-apiserver/testing';
+import { trafficDelta } from '@landscape/kube-apiserver/testing';
 import { GVK } from '../../shared/api/gvk.js';
 import { lazyRedis } from '../../shared/cache/index.js';
 import { createLogger } from '../../shared/log/index.js';

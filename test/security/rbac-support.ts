@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { parse, parseAllDocuments, stringify } from 'yaml';
-import { startApiServer, type ApiServer, type ClusterSpec } from '../../local/apiserver/index.js';
+import { startApiServer, type ApiServer, type ClusterSpec } from '@landscape/kube-apiserver';
 import { GVK } from '../../shared/api/gvk.js';
 import { createLogger } from '../../shared/log/index.js';
 import { lazyRedis } from '../../shared/cache/index.js';
@@ -24,6 +24,7 @@ import {
 import { pending, type RequeueItem } from '../../shared/requeue/index.js';
 import { rawRequest } from '../support/cluster.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { crdFiles } from '../../shared/api/crds.js';
 
 export const SYSTEM = 'landscape-system';
 const RBAC_KINDS = new Set(['ServiceAccount', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
@@ -115,6 +116,7 @@ async function ensureNamespaceWith(admin: KubeClient, name: string): Promise<voi
  */
 export async function startRbacCluster(opts: RbacClusterOptions = {}): Promise<RbacCluster> {
   const srv = await startApiServer({
+    crdFiles: crdFiles(),
     clusters: [{ ...opts.main, name: 'main', rbac: true }, ...(opts.others ?? [])],
   });
   const redis = await startRedis();

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type * as k8s from '@kubernetes/client-node';
-import type { ApiServer } from '../../local/apiserver/index.js';
+import type { ApiServer } from '@landscape/kube-apiserver';
 import type { Seed, Shoot } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem } from '../../shared/api/landscaper.js';

@@ -2,7 +2,8 @@
  * Test support: the embedded API server in-process, with client-node clients for its clusters.
  */
 import * as k8s from '@kubernetes/client-node';
-import { startApiServer, type ApiServer, type ApiServerOptions } from '../../local/apiserver/index.js';
+import { startApiServer, type ApiServer, type ApiServerOptions } from '@landscape/kube-apiserver';
+import { crdFiles } from '../../shared/api/crds.js';
 
 export interface TestServer {
   server: ApiServer;
@@ -74,7 +75,7 @@ export async function rawRequest(
 }
 
 export async function startTestServer(opts: ApiServerOptions = {}): Promise<TestServer> {
-  const server = await startApiServer(opts);
+  const server = await startApiServer({ crdFiles: crdFiles(), ...opts });
   const kc = kubeConfigFor(server);
   return {
     server,

@@ -6,7 +6,7 @@
  */
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { addKubernetesVocabulary } from '../../local/apiserver/validation.js';
+import { addKubernetesVocabulary } from '@landscape/kube-apiserver';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 

@@ -5,8 +5,8 @@
  * than the server's history (410 Expired) makes it re-list, and what changed meanwhile is NOT
  * sent (the list goes to the store's no-op Replace): repairing that is the product's resync.
  */
-import { startApiServer } from '../../../local/apiserver/index.js';
-import type { ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer } from '@landscape/kube-apiserver';
+import type { ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml } from '../../../shared/kube/index.js';
 import type { KubeClient } from '../../../shared/kube/index.js';
@@ -14,6 +14,7 @@ import { sourceSpecFromManifest, startApiServerSource } from '../../../triggers/
 import type { RunningSource } from '../../../triggers/apiserver-source/index.js';
 import { captureLogger, sleepMs, startSink, summary, waitFor } from './support.js';
 import type { Received, Sink } from './support.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const write = { fieldValidation: 'Strict' as const, dryRun: false };
 
@@ -26,7 +27,7 @@ interface Fixture {
 }
 
 async function setup(historySize: number | undefined, mode: 'Reference' | 'Resource'): Promise<Fixture> {
-  const srv = await startApiServer({ clusters: ['main'], historySize });
+  const srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'], historySize });
   const yaml = srv.cluster('main').kubeconfigYaml();
   const client = createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: 'recovery-test' });
   await client.create(GVK.Namespace, { metadata: { name: 'rec' } });

@@ -9,13 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startApiServer } from '../../../local/apiserver/index.js';
-import type { ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer } from '@landscape/kube-apiserver';
+import type { ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml } from '../../../shared/kube/index.js';
 import { startRoutedService } from '../../../triggers/apiserver-source/index.js';
 import { storesIn, type DeadLetter } from '../../../triggers/broker/dlq.js';
 import { captureLogger, waitFor } from './support.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -104,7 +105,7 @@ let dir: string;
 let functions: Awaited<ReturnType<typeof startFunctions>>;
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['main'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   dir = await mkdtemp(path.join(os.tmpdir(), 'routed-'));
   await writeFile(path.join(dir, 'events.yaml'), MANIFESTS);
   await writeFile(path.join(dir, 'kubeconfig'), srv.cluster('main').kubeconfigYaml());

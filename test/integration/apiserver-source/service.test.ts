@@ -5,13 +5,14 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startApiServer } from '../../../local/apiserver/index.js';
-import type { ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer } from '@landscape/kube-apiserver';
+import type { ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml } from '../../../shared/kube/index.js';
 import { ManifestError, startService } from '../../../triggers/apiserver-source/index.js';
 import { captureLogger, startSink, waitFor } from './support.js';
 import type { Sink } from './support.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 let srv: ApiServer;
 let dir: string;
@@ -19,7 +20,7 @@ let sinkA: Sink;
 let sinkB: Sink;
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['main'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   dir = await mkdtemp(path.join(os.tmpdir(), 'apiserver-source-'));
   sinkA = await startSink();
   sinkB = await startSink();

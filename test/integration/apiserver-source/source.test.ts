@@ -5,8 +5,8 @@
  * and namespace selectors (a relabelled namespace's existing objects get nothing), ceOverrides,
  * the adapter's retries to the sink and the drop after them, no resync events.
  */
-import { startApiServer } from '../../../local/apiserver/index.js';
-import type { ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer } from '@landscape/kube-apiserver';
+import type { ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml } from '../../../shared/kube/index.js';
 import type { KubeClient } from '../../../shared/kube/index.js';
@@ -14,6 +14,7 @@ import { sourceSpecFromManifest, startApiServerSource } from '../../../triggers/
 import type { RunningSource } from '../../../triggers/apiserver-source/index.js';
 import { captureLogger, startSink, summary, waitFor } from './support.js';
 import type { Received, Sink } from './support.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -24,7 +25,7 @@ let sink: Sink;
 const running: RunningSource[] = [];
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['main'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   kubeconfigYaml = srv.cluster('main').kubeconfigYaml();
   client = createKubeClient(kubeConfigFromYaml(kubeconfigYaml), { fieldManager: 'source-test' });
 });

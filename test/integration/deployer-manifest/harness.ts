@@ -3,7 +3,7 @@
  * (the Target's), StepContexts the way the runtime builds them, and a driver that feeds each
  * step's providerStatus into the next one as the runtime does after a `wait`.
  */
-import { startApiServer, type ApiServer, type WorkloadSimulation } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer, type WorkloadSimulation } from '@landscape/kube-apiserver';
 import type { GroupVersionKind } from '../../../shared/api/gvk.js';
 import type { DeployItem } from '../../../shared/api/landscaper.js';
 import {
@@ -19,6 +19,7 @@ import {
   type KubeClient,
 } from '../../../shared/kube/index.js';
 import { createLogger } from '../../../shared/log/index.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 export const NS = 'default';
 export const CONFIG_V2 = 'manifest.deployer.landscaper.gardener.cloud/v1alpha2';
@@ -35,6 +36,7 @@ export interface Harness {
 
 export async function startHarness(workloads?: WorkloadSimulation, audit = false): Promise<Harness> {
   const srv = await startApiServer({
+    crdFiles: crdFiles(),
     clusters: ['main', { name: 'target', ...(workloads ? { workloads } : {}) }],
     ...(audit ? { audit: true } : {}),
   });

@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import type { DeployItem } from '../../../shared/api/landscaper.js';
 import type { FetchLike } from '../../../shared/events/index.js';
@@ -15,6 +15,7 @@ import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../
 import { checkHandler, createCheckInstance } from '../../../functions/responsibility-check/handler.js';
 import { createTriggerInstance, triggerHandler } from '../../../functions/deployitem-trigger/handler.js';
 import { triggerListed } from '../../../functions/deployitem-trigger/trigger.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'resp';
 const log = createLogger({ name: 'test', level: 'error' });
@@ -45,7 +46,7 @@ const CHECK_CONFIG = `deployers:
 `;
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['main'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   dir = await mkdtemp(join(tmpdir(), 'deployer-functions-'));
   kubeconfig = join(dir, 'kubeconfig');
   await writeFile(kubeconfig, srv.cluster('main').kubeconfigYaml());

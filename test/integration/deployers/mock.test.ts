@@ -9,7 +9,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import type { DeployItem, SyncObject } from '../../../shared/api/landscaper.js';
 import { createLogger } from '../../../shared/log/index.js';
@@ -39,6 +39,7 @@ import {
 import { createMockDeployer } from '../../../functions/deployer-mock/plugin.js';
 import { triggerJob } from '../../../functions/deployitem-trigger/trigger.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'mock-test';
 const FN = 'deployer-mock';
@@ -53,7 +54,7 @@ let client: KubeClient;
 let instance: FunctionInstance<DeployerConfig, DeployerInstanceDeps>;
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['main'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   redisServer = await startRedis();
   redis = lazyRedis({ url: redisServer.url });
   dir = await mkdtemp(join(tmpdir(), 'deployer-mock-'));

@@ -12,7 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import type { DeployItem } from '../../../shared/api/landscaper.js';
 import { createLogger } from '../../../shared/log/index.js';
@@ -29,6 +29,7 @@ import type { FunctionInstance } from '../../../shared/function/index.js';
 import { createManifestDeployer } from '../../../functions/deployer-manifest/deployer.js';
 import { triggerJob } from '../../../functions/deployitem-trigger/trigger.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'secretref-test';
 const FN = 'deployer-manifest';
@@ -46,7 +47,7 @@ let targetKubeconfig: string;
 let instance: FunctionInstance<DeployerConfig, DeployerInstanceDeps>;
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['main', 'target'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main', 'target'] });
   redisServer = await startRedis();
   redis = lazyRedis({ url: redisServer.url });
   dir = await mkdtemp(join(tmpdir(), 'target-secretref-'));

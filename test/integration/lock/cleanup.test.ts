@@ -3,8 +3,8 @@
  * recreated objects are deleted, others kept, unknown kinds skipped with an error log; a
  * SyncObject changed between list and delete survives (delete preconditions).
  */
-import { startApiServer } from '../../../local/apiserver/index.js';
-import type { ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer } from '@landscape/kube-apiserver';
+import type { ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import type { SyncObject } from '../../../shared/api/landscaper.js';
 import { createKubeClient, isNotFound, kubeConfigFromYaml } from '../../../shared/kube/index.js';
@@ -18,6 +18,7 @@ import {
   readSyncObject,
   recordingLogger,
 } from './support.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 let srv: ApiServer;
 let client: KubeClient;
@@ -25,7 +26,7 @@ let client: KubeClient;
 const alwaysAlive: Liveness = { isAlive: () => Promise.resolve(true) };
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['main'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   client = createKubeClient(kubeConfigFromYaml(srv.cluster('main').kubeconfigYaml()), {
     fieldManager: 'lock-test',
   });

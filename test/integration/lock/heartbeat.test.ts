@@ -4,8 +4,8 @@
  * crashed owner is taken over once its key expires, an owner that never beat at once; Redis down
  * → owners count as alive (nothing taken over), logged once per instance.
  */
-import { startApiServer } from '../../../local/apiserver/index.js';
-import type { ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer } from '@landscape/kube-apiserver';
+import type { ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import type { SyncObject } from '../../../shared/api/landscaper.js';
 import { lazyRedis } from '../../../shared/cache/index.js';
@@ -17,6 +17,7 @@ import { createLocker, heartbeatLiveness, lockOwner, newSyncObject } from '../..
 import { startRedis } from '../../support/redis.js';
 import type { TestRedis } from '../../support/redis.js';
 import { configMapTarget, ensureNamespace, readSyncObject, recordingLogger } from './support.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'lock-heartbeat';
 const TTL_MS = 600;
@@ -28,7 +29,10 @@ const handles: RedisHandle[] = [];
 const livenesses: HeartbeatLiveness[] = [];
 
 beforeAll(async () => {
-  [srv, redis] = await Promise.all([startApiServer({ clusters: ['main'] }), startRedis()]);
+  [srv, redis] = await Promise.all([
+    startApiServer({ crdFiles: crdFiles(), clusters: ['main'] }),
+    startRedis(),
+  ]);
   client = createKubeClient(kubeConfigFromYaml(srv.cluster('main').kubeconfigYaml()), {
     fieldManager: 'lock-test',
   });

@@ -3,8 +3,8 @@
  * (POD_NAME/POD_NAMESPACE): contention, release without delete, take-over of dead owners on the
  * next try, and races on create and on take-over.
  */
-import { startApiServer } from '../../../local/apiserver/index.js';
-import type { ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer } from '@landscape/kube-apiserver';
+import type { ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml } from '../../../shared/kube/index.js';
 import type { KubeClient } from '../../../shared/kube/index.js';
@@ -17,6 +17,7 @@ import {
   syncObjectName,
 } from '../../../shared/lock/index.js';
 import { configMapTarget, createPod, deployItemTarget, ensureNamespace, readSyncObject } from './support.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'lock-objects';
 const POD_NS = 'fn-system';
@@ -25,7 +26,7 @@ let srv: ApiServer;
 let client: KubeClient;
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['main'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   client = createKubeClient(kubeConfigFromYaml(srv.cluster('main').kubeconfigYaml()), {
     fieldManager: 'lock-test',
   });

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import type { GardenerCondition, Seed, Shoot } from '../../../shared/api/core.js';
 import { GVK } from '../../../shared/api/gvk.js';
 import type { ManagedSeed } from '../../../shared/api/seedmanagement.js';
@@ -32,6 +32,7 @@ import {
 import { PROTECTION_FINALIZER } from '../../../functions/deletion-protection/decide.js';
 import { Redis } from 'ioredis';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 let srv: ApiServer;
 let redis: TestRedis;
@@ -149,7 +150,7 @@ async function events(namespace: string, kind: string, name: string): Promise<Ev
 }
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['garden'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['garden'] });
   redis = await startRedis();
   rc = new Redis(redis.url);
   dir = await mkdtemp(join(tmpdir(), 'managedseed-'));

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import type { Seed, Shoot } from '../../../shared/api/core.js';
 import type { ManagedSeed, ManagedSeedSet } from '../../../shared/api/seedmanagement.js';
@@ -30,6 +30,7 @@ import {
 import { LOCKS } from '../../../functions/managedseedset/reconcile.js';
 import type { PassResult } from '../../../functions/managedseedset/reconcile.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'garden';
 const CONFIG =
@@ -238,7 +239,7 @@ async function setReplicas(name: string, replicas: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  srv = await startApiServer();
+  srv = await startApiServer({ crdFiles: crdFiles() });
   redis = await startRedis();
   client = new Redis(redis.url);
   dir = await mkdtemp(join(tmpdir(), 'managedseedset-'));

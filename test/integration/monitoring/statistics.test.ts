@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import type { PoolStatus } from '../../../local/activator/pool.js';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
@@ -22,6 +22,7 @@ import {
   type HorizontalPodAutoscaler,
   type PodAutoscaler,
 } from '../../../shared/monitoring/index.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'default';
 const NOW = Date.parse('2023-07-13T11:33:30.205Z');
@@ -158,7 +159,7 @@ const memory = (averageUtilization: number, averageValue: string): unknown => ({
 });
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['main'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
   client = createKubeClient(kubeConfigFromYaml(srv.cluster('main').kubeconfigYaml()), {
     fieldManager: 'monitoring-test',
   });
@@ -298,7 +299,7 @@ describe('collectStatistics against the embedded API server and an activator', (
 
   it('reports a cluster without Knative Serving as a failing source', async () => {
     const { log, raw } = capture();
-    const other = await startApiServer({ clusters: ['bare'] });
+    const other = await startApiServer({ crdFiles: crdFiles(), clusters: ['bare'] });
     try {
       const bare = createKubeClient(kubeConfigFromYaml(other.cluster('bare').kubeconfigYaml()));
       const r = await collectStatistics([knativeSource(bare, NS), hpaSource(bare, NS)], log);

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
@@ -19,6 +19,7 @@ import { createProbeTickInstance, runProbeTick } from '../../../functions/probe-
 import { runTick, stateKey, TICKER_KEY } from '../../../functions/probe-tick/tick.js';
 import { Redis } from 'ioredis';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'shoot--p--a';
 const REPLICAS = 'dependency-watchdog.gardener.cloud/replicas';
@@ -126,7 +127,11 @@ const scaledOrder = (): string[] =>
     .map((l) => `${String(l.resource)}=${String(l.replicas)}`);
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['seed', 'shoot'], workloads: { delayMs: 50 } });
+  srv = await startApiServer({
+    crdFiles: crdFiles(),
+    clusters: ['seed', 'shoot'],
+    workloads: { delayMs: 50 },
+  });
   redis = await startRedis();
   client = new Redis(redis.url);
   dir = await mkdtemp(join(tmpdir(), 'probe-tick-'));

@@ -9,12 +9,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import { GVK, type GroupVersionKind } from '../../../shared/api/gvk.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
 import { createProbeTickInstance, runProbeTick } from '../../../functions/probe-tick/handler.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'shoot--p--crd';
 const REPLICAS = 'dependency-watchdog.gardener.cloud/replicas';
@@ -132,7 +133,11 @@ async function tickUntil(
 }
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['seed', 'shoot'], workloads: { delayMs: 50 } });
+  srv = await startApiServer({
+    crdFiles: crdFiles(),
+    clusters: ['seed', 'shoot'],
+    workloads: { delayMs: 50 },
+  });
   redis = await startRedis();
   dir = await mkdtemp(join(tmpdir(), 'probe-tick-crd-'));
   await writeFile(join(dir, 'kubeconfig'), srv.cluster('seed').kubeconfigYaml());

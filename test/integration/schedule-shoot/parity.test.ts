@@ -10,7 +10,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import type { NamespacedCloudProfile, Seed, SeedSpec, Shoot, ShootSpec } from '../../../shared/api/core.js';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
@@ -22,6 +22,7 @@ import {
 import { NAMESPACED_CLOUD_PROFILE_GVK } from '../../../functions/schedule-shoot/inputs.js';
 import type { ScheduleOutcome } from '../../../functions/schedule-shoot/schedule.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'garden-parity';
 const PROFILE = 'parity';
@@ -118,7 +119,7 @@ async function events(name: string): Promise<{ reason: string; message: string }
 }
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['garden'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['garden'] });
   redis = await startRedis();
   dir = await mkdtemp(join(tmpdir(), 'schedule-parity-'));
   const kubeconfig = join(dir, 'kubeconfig');

@@ -7,7 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import type { Seed, Shoot } from '../../../shared/api/core.js';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
@@ -17,6 +17,7 @@ import {
   runScheduleShootEvent,
 } from '../../../functions/schedule-shoot/handler.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'garden-resync';
 const CONFIG = `schedulerName: default-scheduler
@@ -88,7 +89,7 @@ const seedOf = async (name: string): Promise<string | undefined> =>
   (await client.get<Shoot>(GVK.Shoot, NS, name)).spec.seedName;
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['garden'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['garden'] });
   redis = await startRedis();
   dir = await mkdtemp(join(tmpdir(), 'schedule-shoot-resync-'));
   const kubeconfig = join(dir, 'kubeconfig');

@@ -14,7 +14,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import type { Seed, Shoot } from '../../../shared/api/core.js';
 import { GVK } from '../../../shared/api/gvk.js';
 import {
@@ -40,6 +40,7 @@ import {
   type UsageStore,
 } from '../../../functions/schedule-shoot/usage.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'garden-p';
 const PROFILE = 'local';
@@ -204,7 +205,7 @@ let one: ReturnType<typeof createScheduleShootInstance>;
 let kubeconfig: string;
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['garden'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['garden'] });
   redis = await startRedis();
   rc = new Redis(redis.url);
   dir = await mkdtemp(join(tmpdir(), 'schedule-shoot-'));

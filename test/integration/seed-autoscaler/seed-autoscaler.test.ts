@@ -10,7 +10,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import type { Seed, Shoot } from '../../../shared/api/core.js';
 import type { ManagedSeed, ManagedSeedSet } from '../../../shared/api/seedmanagement.js';
@@ -27,6 +27,7 @@ import {
   runSeedAutoscalerEvent,
 } from '../../../functions/seed-autoscaler/handler.js';
 import type { AutoscaleResult } from '../../../functions/seed-autoscaler/autoscale.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'garden';
 const SET = 'auto';
@@ -178,7 +179,7 @@ async function eventsOf(name: string): Promise<{ type: string; reason: string; m
 }
 
 beforeAll(async () => {
-  srv = await startApiServer();
+  srv = await startApiServer({ crdFiles: crdFiles() });
   dir = await mkdtemp(join(tmpdir(), 'seed-autoscaler-'));
   const kubeconfig = join(dir, 'kubeconfig');
   await writeFile(kubeconfig, srv.cluster().kubeconfigYaml());

@@ -9,12 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import type { Seed } from '../../../shared/api/core.js';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
 import { createSeedStatusInstance, runSeedStatusEvent } from '../../../functions/seed-status/handler.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const CONFIG = `default:
   capacity: {shoots: 50}
@@ -67,7 +68,7 @@ async function warnings(name: string): Promise<{ reason: string; message: string
 }
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['garden'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['garden'] });
   dir = await mkdtemp(join(tmpdir(), 'seed-status-'));
   const kubeconfig = join(dir, 'kubeconfig');
   await writeFile(kubeconfig, srv.cluster('garden').kubeconfigYaml());

@@ -9,7 +9,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiServer, type ApiServer } from '../../../local/apiserver/index.js';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createLogger } from '../../../shared/log/index.js';
 import {
@@ -22,6 +22,7 @@ import { createWeederInstance, runWeederEvent } from '../../../functions/weeder/
 import { Redis } from 'ioredis';
 import { pending } from '../../../shared/requeue/index.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
+import { crdFiles } from '../../../shared/api/crds.js';
 
 const CONFIG = `watchDuration: 1500ms
 servicesAndDependantSelectors:
@@ -41,7 +42,7 @@ let client: KubeClient;
 let instance: ReturnType<typeof createWeederInstance>;
 
 beforeAll(async () => {
-  srv = await startApiServer({ clusters: ['seed'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['seed'] });
   redis = await startRedis();
   dir = await mkdtemp(join(tmpdir(), 'weeder-'));
   const kubeconfig = join(dir, 'kubeconfig');

@@ -1,0 +1,171 @@
+/**
+ * The HTTP face of one cluster: bearer-token authentication, discovery, OpenAPI, and the REST
+ * and watch verbs over the resources of its registry.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import {
+  badRequest,
+  internalError,
+  methodNotAllowed,
+  resourceNotFound,
+  StatusError,
+  unauthorized,
+} from '../api/errors.js';
+import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import { parseJson } from './decode.js';
+import { openApiV2, type OpenApiCache } from './openapi.js';
+import type { Operations, Scope } from '../registry/operations.js';
+import { apiVersionOf, type Registry } from '../registry/kinds.js';
+import { parseApiPath, resolveResource, readBody } from './request.js';
+import { handleResource } from './rest.js';
+import type { Store } from '../storage/store.js';
+import {
+  authenticateBearer,
+  authorizeRequest,
+  storeLookup,
+  type TokenKey,
+  type UserInfo,
+} from '../auth/rbac/index.js';
+import { ACCESS_REVIEW_PATH, accessReview, sendReview } from '../auth/reviews.js';
+import { runAsUser } from '../audit/audit.js';
+import { noteRequestUser } from '../audit/request-audit.js';
+import { injectFault, type FaultInjector } from '../testing/faults.js';
+
+export interface ServerContext {
+  token: string;
+  /** Signs and checks ServiceAccount tokens. */
+  tokenKey: TokenKey;
+  /** Enforce RBAC on every request (the admin token is system:masters). */
+  rbac: boolean;
+  registry: Registry;
+  store: Store;
+  ops: Operations;
+  openapi: OpenApiCache;
+  serverAddress: () => string;
+  /** Test-only fault injection (off unless its spec is set). */
+  faults?: FaultInjector;
+}
+
+export function send(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Audit-Id': randomUUID(), ...headers });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, err: unknown): void {
+  const status = err instanceof StatusError ? err : internalError((err as Error)?.message ?? String(err));
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  send(res, status.code, status.toStatus());
+}
+
+const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz'] as const;
+
+/**
+ * Who sends the request: the cluster's admin token (system:masters) or a ServiceAccount token;
+ * with RBAC on, what they may do is then checked (403 with the real message).
+ */
+function authenticate(ctx: ServerContext, req: IncomingMessage, url: URL): UserInfo {
+  const user = authenticateBearer(req.headers.authorization, {
+    adminToken: ctx.token,
+    key: ctx.tokenKey,
+    lookup: storeLookup(ctx.store),
+  });
+  if (!user) throw unauthorized();
+  if (ctx.rbac) authorizeRequest(ctx.store, user, req.method ?? 'GET', url);
+  return user;
+}
+
+function discovery(ctx: ServerContext, path: ReturnType<typeof parseApiPath>): unknown {
+  if (!path) return undefined;
+  if ('discovery' in path) {
+    if (path.discovery === 'api') return apiVersions(ctx.serverAddress());
+    if (path.discovery === 'apis') return apiGroupList(ctx.registry);
+    return apiGroupDoc(ctx.registry, path.group!);
+  }
+  if (path.rest.length === 0) return apiResourceList(ctx.registry, path.group, path.version);
+  return undefined;
+}
+
+function openapi(ctx: ServerContext, pathname: string): string | undefined {
+  if (pathname === '/openapi/v3' || pathname === '/openapi/v3/') return JSON.stringify(ctx.openapi.index());
+  const m = /^\/openapi\/v3\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(pathname);
+  if (!m) return undefined;
+  return m[1] ? ctx.openapi.document('', m[1]) : ctx.openapi.document(m[2], m[3]);
+}
+
+/** Answers the non-resource paths (health, version, OpenAPI); false when the path is not one. */
+function nonResource(ctx: ServerContext, pathname: string, res: ServerResponse): boolean {
+  if (pathname === '/version') send(res, 200, versionInfo());
+  else if (pathname === '/openapi/v2') {
+    const doc = openApiV2((res.req.headers.accept ?? '').includes('protobuf'));
+    res.writeHead(200, { 'Content-Type': doc.contentType });
+    res.end(doc.body);
+  } else if (pathname.startsWith('/openapi/')) {
+    const doc = openapi(ctx, pathname);
+    if (!doc) throw resourceNotFound();
+    send(res, 200, doc);
+  } else return false;
+  return true;
+}
+
+function sendDiscovery(req: IncomingMessage, res: ServerResponse, doc: unknown): void {
+  if (req.method !== 'GET') throw methodNotAllowed();
+  send(res, 200, doc);
+}
+
+async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if ((PUBLIC_PATHS as readonly string[]).includes(url.pathname))
+    return send(res, 200, 'ok', { 'Content-Type': 'text/plain' });
+  const user = authenticate(ctx, req, url);
+  noteRequestUser(req, user);
+  // store changes made while serving (also after awaits) carry the user (the audit log)
+  return runAsUser(user.username, () => serve(ctx, req, res, url, user));
+}
+
+/** An authenticated request. */
+async function serve(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  user: UserInfo,
+): Promise<void> {
+  const { pathname } = url;
+  if (pathname === ACCESS_REVIEW_PATH) return sendReview(res, await accessReview(ctx, req, user));
+  if (nonResource(ctx, pathname, res)) return;
+  const path = parseApiPath(pathname);
+  if (!path) throw resourceNotFound();
+  const doc = discovery(ctx, path);
+  if (doc) return sendDiscovery(req, res, doc);
+  if ('discovery' in path) throw resourceNotFound();
+  const target = resolveResource(ctx.registry, path);
+  const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method ?? '') ? await readBody(req) : '';
+  const call = { req, res, url, target, body };
+  if (ctx.faults && injectFault(ctx.faults, call) === 'dropped') return;
+  await handleResource(ctx, call);
+}
+
+/** The request listener of one cluster's HTTP server. */
+export function requestHandler(ctx: ServerContext): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    route(ctx, req, res).catch((err: unknown) => sendError(res, err));
+  };
+}
+
+/** Parses a JSON body, with the kind named in the error when it is malformed. */
+export function jsonBody(body: string, scope?: Scope): unknown {
+  if (!body.trim()) throw badRequest('the body of the request is empty');
+  return parseJson(body, scope?.def);
+}
+
+export { apiVersionOf };
