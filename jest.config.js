@@ -15,6 +15,7 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
+  testSequencer: '<rootDir>/test/support/sequencer.cjs',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 30000,
   maxWorkers: 2,

@@ -1,5 +1,5 @@
 /**
- * 300 mock DeployItems through the mock deployer at max-scale 3 under `npm start`, while replica
+ * 150 mock DeployItems (`npm run bench -- deployers` takes more) through the mock deployer at max-scale 3 under `npm start`, while replica
  * Pods are deleted mid-reconcile (kubectl): every item ends Succeeded with jobIDFinished == jobID,
  * and no item was ever held by two replicas at once — the lock intervals (`lockedFrom`..`lockedTo`)
  * of the deployer's `step` log lines in <state>/logs/deployer-mock.log never overlap across pods.
@@ -23,6 +23,9 @@ interface Item {
   metadata: { name: string };
   status?: { phase?: string; jobID?: string; jobIDFinished?: string };
 }
+
+/** Enough for the replicas to be killed mid-reconcile twice; the bench measures throughput. */
+const ITEMS = 150;
 
 let l: Landscape;
 let configDir: string;
@@ -79,10 +82,10 @@ function overlaps(steps: Step[]): string[] {
 }
 
 it(
-  'takes 300 mock items through three replicas with replica Pods deleted meanwhile: all Succeeded, no item held twice at once',
+  `takes ${ITEMS} mock items through three replicas with replica Pods deleted meanwhile: all Succeeded, no item held twice at once`,
   async () => {
     const docs: string[] = [];
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < ITEMS; i++) {
       docs.push(`apiVersion: landscaper.gardener.cloud/v1alpha1
 kind: DeployItem
 metadata: {name: load-${i}, namespace: default, labels: {load: "yes"}}
@@ -108,14 +111,14 @@ spec:
     let last: Item[] = [];
     try {
       await until(
-        'all 300 items Succeeded',
+        `all ${ITEMS} items Succeeded`,
         async () => {
           last = ((await l.getJson(['deployitems', '-n', 'default', '-l', 'load=yes'])) as { items: Item[] })
             .items;
           const done = last.filter(
             (i) => i.status?.phase === 'Succeeded' && i.status.jobIDFinished === i.status.jobID,
           );
-          return done.length === 300 ? done.length : undefined;
+          return done.length === ITEMS ? done.length : undefined;
         },
         240_000,
       );
@@ -142,7 +145,7 @@ spec:
     // A replica killed with its Pod takes the 'step' lines of its in-flight steps with it (the line is
     // written after the status write, so the item can be Succeeded without one). At most 2 rounds ×
     // 3 replicas × containerConcurrency 10 steps are in flight when the Pods go.
-    expect(new Set(steps.map((s) => s.deployItem)).size).toBeGreaterThanOrEqual(300 - 2 * 3 * 10);
+    expect(new Set(steps.map((s) => s.deployItem)).size).toBeGreaterThanOrEqual(ITEMS - 2 * 3 * 10);
     expect(new Set(steps.map((s) => s.pod)).size).toBeGreaterThan(1);
     expect(overlaps(steps)).toEqual([]);
   },
