@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { Command } from 'commander';
 import { GVK } from '../shared/api/gvk.js';
 import type { DeployItem } from '../shared/api/landscaper.js';
-import { forEachFullDeployItem } from '../shared/deployer/runtime/items.js';
+import { forEachFullDeployItem } from '../shared/deployer/items.js';
 import type { Event } from '../shared/events/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../shared/kube/index.js';
 import { createLogger } from '../shared/log/index.js';

@@ -24,7 +24,7 @@ import {
   startFixtureController,
   type FixtureController,
   type FixtureOptions,
-} from './fixtures/index.js';
+} from './gardenlet/index.js';
 import { crdFiles } from '../shared/api/crds.js';
 
 /** What `npm start` gives the serverless runtime (the rest comes from the landscape). */
@@ -50,7 +50,7 @@ export interface LandscapeOptions {
   runtime?: RuntimeSettings;
   /** Run against the cluster of this kubeconfig instead of the embedded API server (`--kubeconfig`). */
   kubeconfig?: string;
-  /** The fixture controller playing gardenlet (local/fixtures); undefined: off (`--no-fixtures`). */
+  /** The fixture controller playing gardenlet (local/gardenlet); undefined: off (`--no-fixtures`). */
   fixtures?: FixtureOptions;
   /** Keep an audit log of every cluster's writes (`api.audit(name)`); off by default. */
   audit?: ApiServerOptions['audit'];

@@ -5,8 +5,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseDuration } from '../shared/cache/index.js';
-import { fixtureOptions, fixtureSettings, type FixtureCliOptions } from './fixtures/index.js';
+import { parseDuration } from '../shared/redis/index.js';
+import { fixtureOptions, fixtureSettings, type FixtureCliOptions } from './gardenlet/index.js';
 import { startLandscape, type Landscape, type LandscapeOptions } from './landscape.js';
 import { renderStatus } from './runtime/status.js';
 

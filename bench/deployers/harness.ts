@@ -23,8 +23,8 @@ import {
   runDeployerEvent,
   type DeployerConfig,
   type DeployerInstanceDeps,
-} from '../../shared/deployer/runtime/function.js';
-import type { RunOutcome } from '../../shared/deployer/runtime/run.js';
+} from '../../shared/deployer/host/function.js';
+import type { RunOutcome } from '../../shared/deployer/host/run.js';
 import type { FunctionInstance } from '../../shared/function/index.js';
 import { createMockDeployer } from '../../functions/deployer-mock/plugin.js';
 import { triggerJob, type TriggerOutcome } from '../../functions/deployitem-trigger/trigger.js';

@@ -11,7 +11,7 @@
 import * as ff from '@google-cloud/functions-framework';
 import { GVK } from '../../shared/api/gvk.js';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
-import type { RedisHandle } from '../../shared/cache/index.js';
+import type { RedisHandle } from '../../shared/redis/index.js';
 import {
   hostKubeClient,
   type EventObjectRef,

@@ -1,9 +1,9 @@
 /**
  * Configuration of the manifest deployer: the configuration every deployer function shares
- * (shared/deployer/runtime/function.ts: identity, version, lockRetryDelay, continuousReconcile,
+ * (shared/deployer/host/function.ts: identity, version, lockRetryDelay, continuousReconcile,
  * workers, redisUrl, logLevel). Every problem is listed.
  */
-export { loadDeployerConfig as loadConfig } from '../../shared/deployer/runtime/function.js';
-export type { DeployerConfig } from '../../shared/deployer/runtime/function.js';
+export { loadDeployerConfig as loadConfig } from '../../shared/deployer/host/function.js';
+export type { DeployerConfig } from '../../shared/deployer/host/function.js';
 
 export const FUNCTION_NAME = 'deployer-manifest';

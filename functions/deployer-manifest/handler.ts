@@ -1,12 +1,12 @@
 /**
  * deployer-manifest: the manifest deployer (`landscaper.gardener.cloud/kubernetes-manifest`,
- * ./deployer.ts) under the deployer contract runtime (shared/deployer/runtime):
+ * ./deployer.ts) under the deployer contract host (shared/deployer/host):
  * `dev.landscape.deployitem.reconcile` events with `deployertype: manifest` from the
  * responsibility check, and its own `dev.landscape.requeue` events (readiness and deletion waits).
  * Config: CONFIG_FILE (YAML) with REDIS_URL and LOG_LEVEL overrides (./config.ts).
  */
 import * as ff from '@google-cloud/functions-framework';
-import { createDeployerInstance, deployerHandler } from '../../shared/deployer/runtime/function.js';
+import { createDeployerInstance, deployerHandler } from '../../shared/deployer/host/function.js';
 import { FUNCTION_NAME } from './config.js';
 import { createManifestDeployer } from './deployer.js';
 

@@ -1,11 +1,11 @@
 /**
  * deployer-mock: the mock deployer (`landscaper.gardener.cloud/mock`, ./plugin.ts) under the
- * deployer contract runtime (shared/deployer/runtime): `dev.landscape.deployitem.reconcile` events
+ * deployer contract host (shared/deployer/host): `dev.landscape.deployitem.reconcile` events
  * with `deployertype: mock` from the responsibility check, and its own `dev.landscape.requeue`
  * events. Config: CONFIG_FILE (YAML) with REDIS_URL and LOG_LEVEL overrides (./config.ts).
  */
 import * as ff from '@google-cloud/functions-framework';
-import { createDeployerInstance, deployerHandler } from '../../shared/deployer/runtime/function.js';
+import { createDeployerInstance, deployerHandler } from '../../shared/deployer/host/function.js';
 import { FUNCTION_NAME } from './config.js';
 import { createMockDeployer } from './plugin.js';
 

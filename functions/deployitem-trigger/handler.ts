@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import { deployItemEventHandler, forEachFullDeployItem } from '../../shared/deployer/runtime/items.js';
+import { deployItemEventHandler, forEachFullDeployItem } from '../../shared/deployer/items.js';
 import {
   createInstance,
   hostKubeClient,

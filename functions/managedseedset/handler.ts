@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
 import pLimit from 'p-limit';
 import { GVK } from '../../shared/api/gvk.js';
-import type { RedisHandle } from '../../shared/cache/index.js';
+import type { RedisHandle } from '../../shared/redis/index.js';
 import {
   eventType,
   hostKubeClient,

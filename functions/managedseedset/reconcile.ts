@@ -9,7 +9,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { GVK } from '../../shared/api/gvk.js';
-import { keyspace, type Redis } from '../../shared/cache/index.js';
+import { keyspace, type Redis } from '../../shared/redis/index.js';
 import { isConflict, isNotFound } from '../../shared/kube/index.js';
 import { cancel, requeue } from '../../shared/requeue/index.js';
 import { GARDENER_FINALIZER } from '../../shared/seedmanagement/managedseed.js';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as ff from '@google-cloud/functions-framework';
-import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
+import { lazyRedis, type RedisHandle } from '../../shared/redis/index.js';
 import {
   createInstance,
   hostKubeConfig,

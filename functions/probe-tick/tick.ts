@@ -11,7 +11,7 @@
 import pLimit from 'p-limit';
 import { GVK } from '../../shared/api/gvk.js';
 import type { Cluster } from '../../shared/api/extensions.js';
-import { keyspace, type Redis } from '../../shared/cache/index.js';
+import { keyspace, type Redis } from '../../shared/redis/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { startFlow } from './flow.js';
 import { afterProbe, decideShoot, withFlow, type ProberState, type ShootTick } from './prober.js';

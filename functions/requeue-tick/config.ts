@@ -21,7 +21,7 @@ import {
   type EnvOverride,
 } from '../../shared/config/index.js';
 import { z } from 'zod';
-import { FAMILY_NAME } from '../../shared/cache/index.js';
+import { FAMILY_NAME } from '../../shared/redis/index.js';
 import { redisUrlSchema } from '../../shared/config/redis.js';
 
 export const FUNCTION_NAME = 'requeue-tick';

@@ -7,7 +7,7 @@
  * that every requeue is stuck. Nothing here runs at import time.
  */
 import { randomUUID } from 'node:crypto';
-import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
+import { lazyRedis, type RedisHandle } from '../../shared/redis/index.js';
 import { emitOrThrow, type Event, type FetchLike } from '../../shared/events/index.js';
 import { createInstance, type InstanceOptions } from '../../shared/function/index.js';
 import { FUNCTION_NAME, loadConfig, type TickConfig } from './config.js';

@@ -7,7 +7,7 @@
  * is restored at its original time. If the instance dies between pop and restore the item is
  * lost; the periodic resync of every controller covers that window.
  */
-import type { Redis } from '../../shared/cache/index.js';
+import type { Redis } from '../../shared/redis/index.js';
 import { buildEvent, type Event } from '../../shared/events/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { due, knownTargets, restore, type DueItem } from '../../shared/requeue/index.js';

@@ -18,7 +18,7 @@ import {
 import { buildEvent, EventTypes, type Event } from '../../shared/events/index.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import { forEachDeployItem } from '../../shared/deployer/runtime/items.js';
+import { forEachDeployItem } from '../../shared/deployer/items.js';
 import type { CheckConfig, DeployerEntry } from './config.js';
 
 export interface CheckDeps {
@@ -164,7 +164,7 @@ async function decideAndSend(
 
 /**
  * One resync pass (the ping of the deployers' resync PingSource): every DeployItem from
- * metadata-only pages (shared/deployer/runtime/items.ts), decided from the listed annotations,
+ * metadata-only pages (shared/deployer/items.ts), decided from the listed annotations,
  * each Target read once; resolves with how many items were looked at.
  */
 export function resyncAll(deps: CheckDeps, config: CheckConfig, concurrency = 8): Promise<number> {

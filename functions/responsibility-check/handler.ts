@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import { deployItemEventHandler } from '../../shared/deployer/runtime/items.js';
+import { deployItemEventHandler } from '../../shared/deployer/items.js';
 import { emitOrThrow, type FetchLike } from '../../shared/events/index.js';
 import {
   createInstance,

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import type { RedisHandle } from '../../shared/cache/index.js';
+import type { RedisHandle } from '../../shared/redis/index.js';
 import { EventTypes } from '../../shared/events/index.js';
 import {
   eventObjectRef,

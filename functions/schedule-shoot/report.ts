@@ -6,7 +6,7 @@
  */
 import type { Shoot } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
-import { guardRedis, type Redis } from '../../shared/cache/index.js';
+import { guardRedis, type Redis } from '../../shared/redis/index.js';
 import type { EventObjectRef } from '../../shared/function/index.js';
 import { newEventObject } from '../../shared/kube/events.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';

@@ -18,7 +18,7 @@
  */
 import type { Shoot } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
-import type { Redis } from '../../shared/cache/index.js';
+import type { Redis } from '../../shared/redis/index.js';
 import type { EventObjectRef } from '../../shared/function/index.js';
 import {
   isConflict,

@@ -15,7 +15,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Shoot } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
-import { guardRedis, keyspace, type Redis } from '../../shared/cache/index.js';
+import { guardRedis, keyspace, type Redis } from '../../shared/redis/index.js';
 import type { KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { usageSeeds } from './scheduler.js';

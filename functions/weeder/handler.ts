@@ -7,7 +7,7 @@
  * Config: CONFIG_FILE (the seed's weeder YAML) and REDIS_URL (./config.ts).
  */
 import * as ff from '@google-cloud/functions-framework';
-import { lazyRedis, type RedisHandle } from '../../shared/cache/index.js';
+import { lazyRedis, type RedisHandle } from '../../shared/redis/index.js';
 import {
   createInstance,
   eventType,

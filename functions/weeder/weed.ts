@@ -7,7 +7,7 @@
  * again and requeues the next sweep, until the window closes. Nothing outside a window is touched.
  */
 import { GVK } from '../../shared/api/gvk.js';
-import { keyspace, type Redis } from '../../shared/cache/index.js';
+import { keyspace, type Redis } from '../../shared/redis/index.js';
 import { requeue } from '../../shared/requeue/index.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';

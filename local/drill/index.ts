@@ -15,7 +15,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDuration } from '../../shared/cache/index.js';
+import { parseDuration } from '../../shared/redis/index.js';
 import { FAULT_NAMES, FAULTS, isFaultName, type FaultName } from './faults.js';
 import { runDrill, stopActiveRuns, type RunResult } from './run.js';
 import { passed, renderReport, renderTable } from './table.js';

@@ -9,7 +9,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { parseDuration } from '../cache/ttl.js';
+import { parseDuration } from '../redis/ttl.js';
 
 /** How an environment value becomes a config value; a value that does not convert is kept (the schema then names it). */
 export type EnvKind = 'string' | 'number' | 'boolean' | 'list';

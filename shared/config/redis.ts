@@ -1,10 +1,10 @@
 /**
  * The `redisUrl` key of a function that keeps state in Redis (requeues, leases, counts): a URL
- * shared/cache connects to. Apart from shared/config/index.ts so that a function without Redis does
+ * shared/redis connects to. Apart from shared/config/index.ts so that a function without Redis does
  * not load the Redis client with its config.
  */
 import { z } from 'zod';
-import { CacheUsageError, safeRedisUrl } from '../cache/index.js';
+import { CacheUsageError, safeRedisUrl } from '../redis/index.js';
 
 export const redisUrlSchema = z.string().refine(
   (v) => {

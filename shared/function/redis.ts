@@ -4,7 +4,7 @@
  * requeue of an object for the function itself (shared/requeue: a `dev.landscape.requeue` event
  * after a delay).
  */
-import { lazyRedis, type RedisHandle } from '../cache/index.js';
+import { lazyRedis, type RedisHandle } from '../redis/index.js';
 import type { Logger } from '../log/index.js';
 import { after, requeue, type ObjectRef } from '../requeue/index.js';
 import {

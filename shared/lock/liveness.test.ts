@@ -1,5 +1,5 @@
-import type { Redis, RedisHandle } from '../cache/index.js';
-import { RedisUnavailableError } from '../cache/index.js';
+import type { Redis, RedisHandle } from '../redis/index.js';
+import { RedisUnavailableError } from '../redis/index.js';
 import type { Logger } from '../log/index.js';
 import type { IntervalTimers } from './liveness.js';
 import { heartbeatLiveness, podLiveness } from './liveness.js';

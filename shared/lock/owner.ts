@@ -8,7 +8,7 @@
  * Redis. The caller passes the environment in (and may pass the reads of the Pod's identity).
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisHandle } from '../cache/index.js';
+import type { RedisHandle } from '../redis/index.js';
 import { podIdentity, type PodReads } from '../function/pod.js';
 import type { Logger } from '../log/index.js';
 import type { HeartbeatOptions, Liveness, PodMetadataReader } from './liveness.js';

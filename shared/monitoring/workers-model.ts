@@ -12,7 +12,7 @@
  * instance that crashes leaves its entries behind, and they stop counting when they expire (an
  * INCR/DECR counter would leak them for ever).
  */
-import { keyspace, type CacheKey } from '../cache/index.js';
+import { keyspace, type CacheKey } from '../redis/index.js';
 import type { LogFields } from '../log/index.js';
 
 export const MONITORING_FAMILY = 'monitoring';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
-import { RedisUnavailableError, type RedisHandle } from '../cache/index.js';
+import { RedisUnavailableError, type RedisHandle } from '../redis/index.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createWorkerCounter, type IntervalTimers } from './index.js';
 

@@ -18,8 +18,8 @@
 import { realIntervalTimers, type IntervalTimers } from '../timers/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { CacheKey, RedisHandle } from '../cache/index.js';
-import { assertTtl, guardRedis, isConnectionError, RedisUnavailableError } from '../cache/index.js';
+import type { CacheKey, RedisHandle } from '../redis/index.js';
+import { assertTtl, guardRedis, isConnectionError, RedisUnavailableError } from '../redis/index.js';
 import type { Logger } from '../log/index.js';
 import { shouldLogWorkers, workerMember, workersKey, workerThreadsLine } from './workers-model.js';
 

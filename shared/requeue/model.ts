@@ -6,7 +6,7 @@
  * Member = the object key `<kind>/<namespace>/<name>` (namespace empty for cluster-scoped
  * objects), so one object is queued at most once per target; score = the due time in epoch ms.
  */
-import { isFamilyName, keyspace, type CacheKey } from '../cache/index.js';
+import { isFamilyName, keyspace, type CacheKey } from '../redis/index.js';
 
 /** What a requeue points at (the `kind`, `namespace`, `name` attributes of the event). */
 export interface ObjectRef {

@@ -3,7 +3,7 @@
  * score = due time. `due` pops atomically (one Lua script), so two tickers never hand the same
  * item over twice. Every failure to reach Redis is a RedisUnavailableError (transient).
  */
-import { guardRedis, type Redis } from '../cache/index.js';
+import { guardRedis, type Redis } from '../redis/index.js';
 import {
   decodeMember,
   encodeMember,

@@ -27,7 +27,7 @@ import {
   runDeployerEvent,
   type DeployerConfig,
   type DeployerInstanceDeps,
-} from '../../shared/deployer/runtime/function.js';
+} from '../../shared/deployer/host/function.js';
 import { FunctionNotReadyError, type FunctionInstance } from '../../shared/function/index.js';
 import { createMockDeployer } from '../../functions/deployer-mock/plugin.js';
 import { triggerJob } from '../../functions/deployitem-trigger/trigger.js';

@@ -12,7 +12,7 @@ import type { DeployItem, SyncObject } from '../../shared/api/landscaper.js';
 import { createKubeClient, kubeConfigFromYaml } from '../../shared/kube/index.js';
 import { createLogger } from '../../shared/log/index.js';
 import { expectedSyncObjectName, newSyncObject } from '../../shared/lock/index.js';
-import { createDeployerInstance, runDeployerEvent } from '../../shared/deployer/runtime/function.js';
+import { createDeployerInstance, runDeployerEvent } from '../../shared/deployer/host/function.js';
 import { triggerJob } from '../../functions/deployitem-trigger/trigger.js';
 import { FUNCTION_NAME as MANIFEST, plugin } from '../../functions/deployer-manifest/handler.js';
 import { createTimeoutInstance, runTimeoutTick } from '../../functions/deployitem-timeout/handler.js';

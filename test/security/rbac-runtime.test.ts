@@ -9,7 +9,7 @@
 import type { TrafficSnapshot } from '@landscape/kube-apiserver/testing';
 import { trafficDelta } from '@landscape/kube-apiserver/testing';
 import { GVK } from '../../shared/api/gvk.js';
-import { lazyRedis } from '../../shared/cache/index.js';
+import { lazyRedis } from '../../shared/redis/index.js';
 import { createLogger } from '../../shared/log/index.js';
 import { POD_AUTOSCALER_GVK, type PodAutoscaler } from '../../shared/monitoring/index.js';
 import { pending, requeue } from '../../shared/requeue/index.js';

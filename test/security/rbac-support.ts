@@ -14,7 +14,7 @@ import { parse, parseAllDocuments, stringify } from 'yaml';
 import { startApiServer, type ApiServer, type ClusterSpec } from '@landscape/kube-apiserver';
 import { GVK } from '../../shared/api/gvk.js';
 import { createLogger } from '../../shared/log/index.js';
-import { lazyRedis } from '../../shared/cache/index.js';
+import { lazyRedis } from '../../shared/redis/index.js';
 import {
   createKubeClient,
   isNotFound,

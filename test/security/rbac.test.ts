@@ -26,7 +26,7 @@ import type { FetchLike } from '../../shared/events/index.js';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
 import { createMockDeployer } from '../../functions/deployer-mock/plugin.js';
 import { triggerJob } from '../../functions/deployitem-trigger/trigger.js';
-import { createDeployerInstance, runDeployerEvent } from '../../shared/deployer/runtime/function.js';
+import { createDeployerInstance, runDeployerEvent } from '../../shared/deployer/host/function.js';
 import type { TestRedis } from '../support/redis.js';
 import {
   capturingLogger,

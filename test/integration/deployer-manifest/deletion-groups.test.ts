@@ -1,5 +1,5 @@
 /**
- * Deletion groups of the manifest deployer through the deployer runtime against the embedded API
+ * Deletion groups of the manifest deployer through the deployer host against the embedded API
  * server, the order asserted from the target cluster's audit of deletes: `deletionGroups` for the
  * uninstall (custom groups before the predefined ones, `forceDelete` removing finalizers), and
  * `deletionGroupsDuringUpdate` for objects dropped from the list (upstream

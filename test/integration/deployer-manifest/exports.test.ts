@@ -1,5 +1,5 @@
 /**
- * Exports of the manifest deployer through the deployer runtime against the embedded API server,
+ * Exports of the manifest deployer through the deployer host against the embedded API server,
  * upstream's exporter_test.go cases (existing ConfigMap, one created later, a referenced
  * ConfigMap, a Secret referenced from a ServiceAccount's array) and its CreateOrUpdateExport:
  * the Secret `<item>-export` with key `config`, named by `status.exportRef`, gone with the item.

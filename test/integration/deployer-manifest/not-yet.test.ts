@@ -1,5 +1,5 @@
 /**
- * "Not yet" through the deployer runtime (shared/deployer/runtime) against the embedded API
+ * "Not yet" through the deployer host (shared/deployer/host) against the embedded API
  * server: a manifest item whose namespace or kind does not exist yet stays Progressing with
  * upstream's error in lastError and is requeued (never waited on) until the namespace / CRD
  * appears — then it ends Succeeded in the same job — or the progressing timeout fires

@@ -1,5 +1,5 @@
 /**
- * `patchAfterDeployment` and `patchBeforeDelete` through the deployer runtime against the
+ * `patchAfterDeployment` and `patchBeforeDelete` through the deployer host against the
  * embedded API server (upstream objectapplier.go PatchAfterDeployment, AnnotateAndPatchBeforeDelete):
  * the patch is in the object once the item Succeeded; the before-delete patch is written to the
  * object (seen in the target's audit) before its delete.

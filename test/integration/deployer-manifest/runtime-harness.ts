@@ -1,11 +1,11 @@
 /**
- * The manifest deployer under the deployer runtime (shared/deployer/runtime/run.ts) against the
+ * The manifest deployer under the deployer host (shared/deployer/host/run.ts) against the
  * embedded API server: a Context and a Target on the host cluster, items whose job was started
  * (status.jobID), and a driver that runs the step for every requeue the runtime asks for.
  */
 import { GVK } from '../../../shared/api/gvk.js';
 import type { DeployItem } from '../../../shared/api/landscaper.js';
-import { reconcileItem, type ItemRef, type RuntimeDeps } from '../../../shared/deployer/runtime/run.js';
+import { reconcileItem, type ItemRef, type RuntimeDeps } from '../../../shared/deployer/host/run.js';
 import type { Locker } from '../../../shared/lock/index.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { createManifestDeployer } from '../../../functions/deployer-manifest/deployer.js';

@@ -1,5 +1,5 @@
 /**
- * The deployer contract runtime with the mock deployer, against the embedded API server and a
+ * The deployer contract host with the mock deployer, against the embedded API server and a
  * private redis-server, one event at a time (the job trigger and the deployer called as their
  * functions would be): job handed out, picked up, finished with jobIDFinished == jobID in one
  * write; export Secret; nothing written for a finished item; deletion with and without
@@ -20,13 +20,13 @@ import {
   type KubeClient,
 } from '../../../shared/kube/index.js';
 import { pending } from '../../../shared/requeue/index.js';
-import { lazyRedis, type RedisHandle } from '../../../shared/cache/index.js';
+import { lazyRedis, type RedisHandle } from '../../../shared/redis/index.js';
 import {
   createDeployerInstance,
   runDeployerEvent,
   type DeployerConfig,
   type DeployerInstanceDeps,
-} from '../../../shared/deployer/runtime/function.js';
+} from '../../../shared/deployer/host/function.js';
 import type { FunctionInstance } from '../../../shared/function/index.js';
 import {
   HOOK_TYPES,

@@ -1,6 +1,6 @@
 /**
  * A Target with `spec.secretRef` (upstream's recommended form: the kubeconfig in a Secret of the
- * Target's namespace, not in the Target) through the deployer runtime with the manifest deployer,
+ * Target's namespace, not in the Target) through the deployer host with the manifest deployer,
  * against the embedded API server (host + a target cluster) and a private redis-server:
  * - the Secret missing: the job stays Progressing with lastError TargetSecretNotFound naming the
  *   Secret, a Warning Event, and a requeue (not Failed); then the key missing, named likewise;
@@ -18,13 +18,13 @@ import type { DeployItem } from '../../../shared/api/landscaper.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
 import { pending } from '../../../shared/requeue/index.js';
-import { lazyRedis, type RedisHandle } from '../../../shared/cache/index.js';
+import { lazyRedis, type RedisHandle } from '../../../shared/redis/index.js';
 import {
   createDeployerInstance,
   runDeployerEvent,
   type DeployerConfig,
   type DeployerInstanceDeps,
-} from '../../../shared/deployer/runtime/function.js';
+} from '../../../shared/deployer/host/function.js';
 import type { FunctionInstance } from '../../../shared/function/index.js';
 import { createManifestDeployer } from '../../../functions/deployer-manifest/deployer.js';
 import { triggerJob } from '../../../functions/deployitem-trigger/trigger.js';

@@ -4,7 +4,7 @@
  * 70%, and lets reconciles go on (saying so once) while Redis is down.
  */
 import { Writable } from 'node:stream';
-import { lazyRedis, type RedisHandle } from '../../../shared/cache/index.js';
+import { lazyRedis, type RedisHandle } from '../../../shared/redis/index.js';
 import { createLogger, type Logger } from '../../../shared/log/index.js';
 import {
   createWorkerCounter,

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lazyRedis, type Redis, type RedisHandle } from '../../../shared/cache/index.js';
+import { lazyRedis, type Redis, type RedisHandle } from '../../../shared/redis/index.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { pending, requeue } from '../../../shared/requeue/index.js';
 import { instance, tickHandler } from '../../../functions/requeue-tick/handler.js';

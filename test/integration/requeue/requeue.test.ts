@@ -1,4 +1,4 @@
-import { lazyRedis, type Redis, type RedisHandle } from '../../../shared/cache/index.js';
+import { lazyRedis, type Redis, type RedisHandle } from '../../../shared/redis/index.js';
 import { cancel, due, knownTargets, pending, requeue, restore } from '../../../shared/requeue/index.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 

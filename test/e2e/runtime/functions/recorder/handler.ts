@@ -8,7 +8,7 @@
  */
 import * as ff from '@google-cloud/functions-framework';
 import { GVK } from '../../../../../shared/api/gvk.js';
-import { lazyRedis, type RedisHandle } from '../../../../../shared/cache/index.js';
+import { lazyRedis, type RedisHandle } from '../../../../../shared/redis/index.js';
 import {
   createKubeClient,
   isNotFound,

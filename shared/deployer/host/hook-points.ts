@@ -1,5 +1,5 @@
 /**
- * The extension hook points of the deployer runtime (seed 002): running a hook type, aborting the
+ * The extension hook points of the deployer host (seed 002): running a hook type, aborting the
  * step when the aggregated result says so, requeueing as asked, and the deployer's own
  * responsibility check with its DuringResponsibilityCheck / AfterResponsibilityCheck hooks.
  */

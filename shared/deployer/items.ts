@@ -6,12 +6,12 @@
  * an update).
  */
 import pLimit from 'p-limit';
-import { GVK } from '../../api/gvk.js';
-import type { DeployItem } from '../../api/landscaper.js';
+import { GVK } from '../api/gvk.js';
+import type { DeployItem } from '../api/landscaper.js';
 import type { ObjectMeta } from '@landscape/apimachinery';
-import { isResyncEvent } from '../../function/event-attrs.js';
-import { eventObjectRef, eventType, type FunctionInstance, type Ready } from '../../function/index.js';
-import type { KubeClient } from '../../kube/index.js';
+import { isResyncEvent } from '../function/event-attrs.js';
+import { eventObjectRef, eventType, type FunctionInstance, type Ready } from '../function/index.js';
+import type { KubeClient } from '../kube/index.js';
 
 export interface ItemKey {
   namespace: string;

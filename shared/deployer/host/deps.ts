@@ -1,4 +1,4 @@
-/** What the deployer runtime works with: its dependencies, the item reference, the step outcomes. */
+/** What the deployer host works with: its dependencies, the item reference, the step outcomes. */
 import type { DeployerInformation, DeployItem, Target } from '../../api/landscaper.js';
 import type { KubeClient } from '../../kube/index.js';
 import type { Locker } from '../../lock/index.js';

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { lazyRedis, RedisUnavailableError, type RedisHandle } from '../../cache/index.js';
+import { lazyRedis, RedisUnavailableError, type RedisHandle } from '../../redis/index.js';
 import { durationSchema, loadConfigWith, type ConfigResult, type EnvOverride } from '../../config/index.js';
 import { EventTypes } from '../../events/index.js';
 import {

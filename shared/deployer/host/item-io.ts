@@ -1,5 +1,5 @@
 /**
- * The deployer runtime's reads and writes around a DeployItem: the item, its status (one merge
+ * The deployer host's reads and writes around a DeployItem: the item, its status (one merge
  * patch, only when changed), the finalizer, its Target and Target client, its Context, Events.
  */
 import { GVK } from '../../api/gvk.js';

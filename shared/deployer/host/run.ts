@@ -1,5 +1,5 @@
 /**
- * The deployer runtime: one step of the contract for one DeployItem, as a function runs it on a
+ * The deployer host: one step of the contract for one DeployItem, as a function runs it on a
  * `dev.landscape.deployitem.reconcile` or `dev.landscape.requeue` event. It owns the I/O around
  * the pure decisions of shared/deployer: read the item, type check, lock (SyncObject), the
  * operation annotation (with BeforeAbort / BeforeForceReconcile hooks), the ShouldReconcile hooks

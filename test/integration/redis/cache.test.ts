@@ -10,7 +10,7 @@ import {
   del,
   CacheDecodeError,
   type RedisHandle,
-} from '../../../shared/cache/index.js';
+} from '../../../shared/redis/index.js';
 import { freePort, startRedis, type TestRedis } from '../../support/redis.js';
 import { scaled } from '../../support/timing.js';
 
