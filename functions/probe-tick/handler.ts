@@ -22,6 +22,8 @@ import { createDiscoveryMapper } from './discovery.js';
 import { runTick, type TickDeps, type TickSummary } from './tick.js';
 
 export { FUNCTION_NAME } from './config.js';
+/** The Redis key of a shoot's prober state (the drill reads it to see which shoots were probed). */
+export { stateKey } from './tick.js';
 
 type Deps = TickDeps & { handle: RedisHandle };
 

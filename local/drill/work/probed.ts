@@ -15,7 +15,7 @@
  * dependents must come back to their replicas (settled()).
  */
 import { Redis } from 'ioredis';
-import { stateKey } from '../../../functions/probe-tick/tick.js';
+import { stateKey } from '../../../functions/probe-tick/handler.js';
 import { GVK } from '../../../shared/api/gvk.js';
 import type { KubeClient } from '../../../shared/kube/index.js';
 import type { DrillContext, Workload, WorkloadCheck } from '../types.js';
