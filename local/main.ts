@@ -3,9 +3,9 @@
  * kubeconfigs, prints how to reach them, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
  */
 import { Command, InvalidArgumentError } from 'commander';
+import { parseGoDuration } from '@landscape/apimachinery';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseDuration } from '../shared/redis/index.js';
 import { fixtureOptions, fixtureSettings, type FixtureCliOptions } from './gardenlet/index.js';
 import { startLandscape, type Landscape, type LandscapeOptions } from './landscape.js';
 import { renderStatus } from './runtime/status.js';
@@ -31,7 +31,7 @@ function collect(value: string, previous: string[]): string[] {
 
 function duration(value: string): number {
   try {
-    return /^\d+$/.test(value) ? Number(value) : parseDuration(value);
+    return /^\d+$/.test(value) ? Number(value) : parseGoDuration(value);
   } catch (e) {
     throw new InvalidArgumentError((e as Error).message);
   }

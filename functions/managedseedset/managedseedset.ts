@@ -17,7 +17,6 @@
  * ManagedSeeds and Seeds matching the set's selector, runs `actions` in order, writes `status`,
  * records `events` and requeues.
  */
-import { formatTime } from '../../shared/deployer/time.js';
 import { GARDENER_FINALIZER } from '../../shared/seedmanagement/managedseed.js';
 import {
   buildReplicas,
@@ -42,6 +41,7 @@ import type {
   ManagedSeedSetInput,
   ObservedManagedSeedSet,
 } from './managedseedset-types.js';
+import { formatTime } from '@landscape/apimachinery';
 
 export * from './managedseedset-types.js';
 export type { ReplicaStep } from './managedseedset-steps.js';

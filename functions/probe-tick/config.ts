@@ -12,12 +12,12 @@
  * REDIS_URL (the probers' state) comes from the environment. Every problem is listed.
  */
 import type { ConfigResult } from '../../shared/config/index.js';
-import { parseGoDuration } from '../../shared/deployer/time.js';
 import {
   DEFAULT_PROBER_CONFIG_YAML,
   loadProberConfig,
   type ProberConfig,
 } from '../../shared/watchdog/config.js';
+import { parseGoDuration } from '@landscape/apimachinery';
 
 export const FUNCTION_NAME = 'probe-tick';
 

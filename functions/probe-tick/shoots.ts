@@ -10,8 +10,8 @@
 import { unhealthyConditionsByPool } from './lease.js';
 import type { Cluster } from '../../shared/api/extensions.js';
 import type { Shoot } from '../../shared/api/core.js';
-import { parseGoDuration } from '../../shared/deployer/time.js';
 import type { ProberConfig } from '../../shared/watchdog/config.js';
+import { parseGoDuration } from '@landscape/apimachinery';
 
 /** Node condition types that mark a node unhealthy when a pool does not name its own (MCM's defaults). */
 export { DEFAULT_UNHEALTHY_NODE_CONDITIONS } from './lease.js';

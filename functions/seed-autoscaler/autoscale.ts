@@ -13,7 +13,6 @@ import type {
   SeedAutoscaler,
   SeedAutoscalerStatus,
 } from '../../shared/api/seedautoscaler.js';
-import { formatTime } from '../../shared/deployer/time.js';
 import { newEventObject } from '../../shared/kube/events.js';
 import { isConflict, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
@@ -21,6 +20,7 @@ import { decideSeedAutoscaler, type AutoscalerEvent, type SeedAutoscalerDecision
 import { FUNCTION_NAME, type SeedAutoscalerConfig } from './config.js';
 import { historyFromStatus, historyToStatus } from './history.js';
 import { readScale, setSeeds, targetProblem, writeScale, type Snapshot } from './observe.js';
+import { formatTime } from '@landscape/apimachinery';
 
 export interface AutoscaleDeps {
   client: KubeClient;

@@ -15,13 +15,12 @@
  * conditions) and the Event. No I/O: the caller reads the set's scale and its seeds' allocatable
  * and usage, writes the scale when `rescale`, then the status. `now` is injected.
  */
-import type { Time } from '@landscape/apimachinery';
+import { formatTime, type Time } from '@landscape/apimachinery';
 import type {
   AutoscalerCondition,
   SeedAutoscaler,
   SeedAutoscalerStatus,
 } from '../../shared/api/seedautoscaler.js';
-import { formatTime } from '../../shared/deployer/time.js';
 import {
   DEFAULT_DOWNSCALE_STABILIZATION_SECONDS,
   EMPTY_HISTORY,

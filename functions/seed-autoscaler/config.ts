@@ -11,9 +11,9 @@
  */
 import { z } from 'zod';
 import { configLoader, type EnvOverride } from '../../shared/config/index.js';
-import { parseGoDuration } from '../../shared/deployer/time.js';
 import { LOG_LEVELS } from '../../shared/log/index.js';
 import { DEFAULT_DOWNSCALE_STABILIZATION_SECONDS, DEFAULT_TOLERANCE } from './autoscaler.js';
+import { parseGoDuration } from '@landscape/apimachinery';
 
 export const FUNCTION_NAME = 'seed-autoscaler';
 

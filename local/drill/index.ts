@@ -12,10 +12,10 @@
  *   npm run drill -- --no-load --scale small        quick
  */
 import { Command, InvalidArgumentError } from 'commander';
+import { parseGoDuration } from '@landscape/apimachinery';
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDuration } from '../../shared/redis/index.js';
 import { FAULT_NAMES, FAULTS, isFaultName, type FaultName } from './faults.js';
 import { runDrill, stopActiveRuns, type RunResult } from './run.js';
 import { passed, renderReport, renderTable } from './table.js';
@@ -74,7 +74,7 @@ function faultList(value: string): FaultName[] {
 
 function duration(value: string): number {
   try {
-    return parseDuration(value);
+    return parseGoDuration(value);
   } catch (e) {
     throw new InvalidArgumentError((e as Error).message);
   }

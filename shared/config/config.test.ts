@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envValue, loadConfigWith, parseConfigFile, readConfigFile } from './index.js';
+import { durationSchema, envValue, loadConfigWith, parseConfigFile, readConfigFile } from './index.js';
 
 describe('envValue', () => {
   it.each([
@@ -83,5 +83,35 @@ describe('readConfigFile', () => {
       text: 'text of /c.yaml',
     });
     await expect(readConfigFile({}, read)).resolves.toEqual({});
+  });
+});
+
+describe('durationSchema (Go durations, the one duration format of config files)', () => {
+  const Schema = z.strictObject({ wait: durationSchema });
+  it.each([
+    ['1m30s', 90_000],
+    ['0s', 0],
+    ['0', 0],
+    ['300ms', 300],
+    ['2h', 7_200_000],
+    [' 5s ', 5_000],
+    [1500, 1500],
+    [0, 0],
+  ] as const)('%j → %d ms', (wait, ms) => {
+    expect(loadConfigWith(Schema, {}, `wait: ${JSON.stringify(wait)}`, {})).toEqual({
+      ok: true,
+      config: { wait: ms },
+    });
+  });
+
+  it.each([
+    ['1d', 'wait: invalid duration "1d": unknown unit "d"; want a Go duration such as 300ms'],
+    ['10', 'wait: invalid duration "10": missing unit'],
+    ['-5s', 'wait: must not be negative, got "-5s"'],
+    [1.5, 'wait: must be a Go duration'],
+  ] as const)('%j is refused, naming the key and the format', (wait, start) => {
+    const r = loadConfigWith(Schema, {}, `wait: ${JSON.stringify(wait)}`, {});
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.problems[0]).toMatch(new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   });
 });

@@ -9,7 +9,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { parseDuration } from '../redis/ttl.js';
+import { GO_DURATION_FORMAT, parseGoDuration } from '@landscape/apimachinery';
 
 /** How an environment value becomes a config value; a value that does not convert is kept (the schema then names it). */
 export type EnvKind = 'string' | 'number' | 'boolean' | 'list';
@@ -101,12 +101,23 @@ export async function readConfigFile(
   return { path, text: await read(path) };
 }
 
-/** A duration key: milliseconds as a number, or a string such as `500ms`, `5s`, `1m` (→ ms). */
+/**
+ * A duration key, the one duration format of every config file: a Go duration (`500ms`, `1m30s`,
+ * `0s`; see parseGoDuration) or a whole number of milliseconds; whole milliseconds, not negative.
+ */
 export const durationSchema = z.union([z.number(), z.string()]).transform((v, ctx) => {
   try {
-    return parseDuration(v);
+    const ms = typeof v === 'number' ? v : parseGoDuration(v.trim());
+    if (typeof v === 'number' && !Number.isInteger(v)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be ${GO_DURATION_FORMAT} or whole milliseconds, got ${v}`,
+      });
+    } else if (ms < 0)
+      ctx.addIssue({ code: 'custom', message: `must not be negative, got ${JSON.stringify(v)}` });
+    else return Math.round(ms);
   } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    return z.NEVER;
+    ctx.addIssue({ code: 'custom', message: `${(err as Error).message}; want ${GO_DURATION_FORMAT}` });
   }
+  return z.NEVER;
 });

@@ -15,12 +15,11 @@
  * computes times here (no function is scheduled).
  */
 import { Cron } from 'croner';
-import { isRecord } from '@landscape/apimachinery';
+import { formatTime, isRecord, parseGoDuration, parseTime } from '@landscape/apimachinery';
 import type { DeployItem, DeployItemStatus } from '../api/landscaper.js';
 import { LandscaperAnnotations } from '../api/landscaper.js';
 import type { HookResult, HookSetup, ReconcileHook } from './hooks.js';
 import { isDeleting, isJobFinished, withNewJob } from './job.js';
-import { formatTime, parseGoDuration, parseTime } from './time.js';
 
 export interface ContinuousReconcileSpec {
   /** Crontab (5 fields or a descriptor); either cron or every. */

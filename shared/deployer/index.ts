@@ -10,10 +10,12 @@
  * - hooks.ts          extension hooks (seed 002): registry, run, aggregation
  * - continuous.ts     continuous reconcile, the first real hook
  * - status.ts         write the status only when it changed
- * - time.ts           metav1.Time and Go durations
+ * - time.ts           timeout settings (a Go duration or none)
  */
 export * from './types.js';
 export * from './time.js';
+/** The deployer contract's durations are Go durations (the one parser is apimachinery's). */
+export { parseGoDuration } from '@landscape/apimachinery';
 export * from './status.js';
 export * from './job.js';
 export * from './responsibility.js';

@@ -13,7 +13,7 @@
 import type { DeployerInformation, DeployItem, DeployItemStatus } from '../api/landscaper.js';
 import { isFinalDeployItemPhase, LandscaperAnnotations } from '../api/landscaper.js';
 import { copyStatus } from './status.js';
-import { formatTime } from './time.js';
+import { formatTime } from '@landscape/apimachinery';
 
 /** Why the Landscaper hands out a new job. */
 export const JOB_TRIGGERS = ['Created', 'SpecChanged', 'Deleting'] as const;

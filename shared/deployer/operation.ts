@@ -11,7 +11,7 @@ import { isDeployItemOperation, LandscaperAnnotations } from '../api/landscaper.
 import { mustWork, withNewJob } from './job.js';
 import { withLastError, withPhase } from './result.js';
 import { copyStatus } from './status.js';
-import { formatTime } from './time.js';
+import { formatTime } from '@landscape/apimachinery';
 
 export const INTERRUPT_OPERATION = 'InterruptOperation';
 export const INTERRUPT_MESSAGE = 'operation was interrupted';

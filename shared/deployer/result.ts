@@ -7,9 +7,9 @@
 import type { DeployItemPhase, DeployItemStatus, ErrorCode, LandscaperError } from '../api/landscaper.js';
 import { isFinalDeployItemPhase, isUnrecoverableErrorCode } from '../api/landscaper.js';
 import { copyStatus } from './status.js';
-import { formatTime } from './time.js';
 import type { StepResult } from './types.js';
 import { DeployerError, NotYetError } from './types.js';
+import { formatTime } from '@landscape/apimachinery';
 
 /** Retry delay after a recoverable error while the phase is not final (upstream: 5 s). */
 export const RETRY_AFTER_ERROR_MS = 5_000;

@@ -7,8 +7,8 @@ import {
   progressingDeadline,
   timeoutError,
 } from './timeout.js';
-import { DurationError } from './time.js';
 import { DeployerError, ProgressingTimeoutError } from './types.js';
+import { DurationError } from '@landscape/apimachinery';
 
 const INIT = '2024-05-01T12:00:00Z';
 const at = (iso: string): Date => new Date(iso);

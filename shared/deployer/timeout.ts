@@ -11,8 +11,9 @@ import { isDeleting } from './job.js';
 import { failedPhase, withLastError, withPhase } from './result.js';
 import { copyStatus } from './status.js';
 import type { TimeoutSetting } from './time.js';
-import { DurationError, parseTime, parseTimeout } from './time.js';
+import { parseTimeout } from './time.js';
 import { DeployerError, ProgressingTimeoutError } from './types.js';
+import { DurationError, parseTime } from '@landscape/apimachinery';
 
 export const DEFAULT_PROGRESSING_TIMEOUT: TimeoutSetting = { ms: 10 * 60_000 };
 export const DEFAULT_PICKUP_TIMEOUT: TimeoutSetting = { ms: 5 * 60_000 };

@@ -14,14 +14,4 @@ export { del, encodeJson, getJson, setJson, touch, ttlOf } from './json.js';
 export type { SetJsonOptions } from './json.js';
 export { escapeKeyPart, FAMILY_NAME, isFamilyName, KEY_ROOT, keyspace, unescapeKeyPart } from './keys.js';
 export type { CacheKey, KeySpace } from './keys.js';
-export {
-  assertTtl,
-  DAY,
-  expiresAt,
-  fromPttl,
-  HOUR,
-  MINUTE,
-  parseDuration,
-  SECOND,
-  ttlSeconds,
-} from './ttl.js';
+export { assertTtl, DAY, expiresAt, fromPttl, HOUR, MINUTE, SECOND, ttlSeconds } from './ttl.js';

@@ -4,7 +4,7 @@ import { keyspace } from './keys.js';
 import { encodeJson } from './json.js';
 import { isConnectionError, redisOptions, safeRedisUrl, toRedisError } from './client.js';
 import { RedisUnavailableError } from './errors.js';
-import { expiresAt, fromPttl, parseDuration, ttlSeconds } from './ttl.js';
+import { expiresAt, fromPttl, ttlSeconds } from './ttl.js';
 
 const KUBECONFIG = `apiVersion: v1
 clusters:
@@ -40,20 +40,6 @@ describe('keyspace', () => {
 });
 
 describe('ttl', () => {
-  it.each([
-    ['250ms', 250],
-    ['30s', 30_000],
-    ['1.5s', 1500],
-    ['5m', 300_000],
-    ['2h', 7_200_000],
-    ['1d', 86_400_000],
-    [1000, 1000],
-  ] as const)('parseDuration(%j) = %d', (input, ms) => {
-    expect(parseDuration(input)).toBe(ms);
-  });
-  it.each([['5'], ['-1s'], ['1w'], [0], [-5], [1.5]] as const)('parseDuration(%j) throws', (input) => {
-    expect(() => parseDuration(input)).toThrow(CacheUsageError);
-  });
   it('rounds seconds up and computes expiry', () => {
     expect(ttlSeconds(1001)).toBe(2);
     expect(expiresAt(new Date('2024-01-01T00:00:00Z'), 1500).toISOString()).toBe('2024-01-01T00:00:01.500Z');

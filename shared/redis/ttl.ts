@@ -1,6 +1,6 @@
 /**
- * TTL helpers (pure). TTLs are milliseconds in code; durations in config may be written as
- * `1500ms`, `30s`, `5m`, `2h`, `1d` or a number of milliseconds.
+ * TTL helpers (pure). TTLs are milliseconds in code; in config files they are Go durations
+ * (@landscape/apimachinery's parseGoDuration, through shared/config's durationSchema).
  */
 import { CacheUsageError } from './errors.js';
 
@@ -8,18 +8,6 @@ export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
-
-const UNITS = { ms: 1, s: SECOND, m: MINUTE, h: HOUR, d: DAY } as const;
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
-
-/** Parses `30s`, `5m`, `250ms`, ... (or a number of milliseconds) into milliseconds. */
-export function parseDuration(value: string | number): number {
-  if (typeof value === 'number') return assertTtl(value);
-  const m = DURATION.exec(value.trim());
-  if (!m)
-    throw new CacheUsageError(`invalid duration ${JSON.stringify(value)} (want e.g. 250ms, 30s, 5m, 2h, 1d)`);
-  return assertTtl(Math.round(Number(m[1]) * UNITS[m[2] as keyof typeof UNITS]));
-}
 
 /** A TTL must be a positive, finite, whole number of milliseconds. */
 export function assertTtl(ttlMs: number): number {

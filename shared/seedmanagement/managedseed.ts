@@ -17,7 +17,7 @@
  * Shoot, its Seed and the shoots using the Seed, runs the actions, writes `status`, and requeues.
  */
 import type { Seed, Shoot } from '../api/core.js';
-import type { OwnerReference } from '@landscape/apimachinery';
+import { formatTime, type OwnerReference } from '@landscape/apimachinery';
 import {
   ManagedSeedConditionTypes,
   SEEDMANAGEMENT_API_VERSION,
@@ -25,7 +25,6 @@ import {
   type ManagedSeedStatus,
   type SeedTemplate,
 } from '../api/seedmanagement.js';
-import { formatTime } from '../deployer/time.js';
 import { setCondition } from './managedseed-conditions.js';
 import { seedDeletionForbidden, type SeedUser } from './managedseed-protection.js';
 

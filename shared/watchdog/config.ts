@@ -23,9 +23,8 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { isRecord } from '@landscape/apimachinery';
+import { isRecord, parseGoDuration } from '@landscape/apimachinery';
 import { envValue, type ConfigResult, type EnvOverride } from '../config/index.js';
-import { parseGoDuration } from '../deployer/time.js';
 
 import { at, canonicalKeys, PROBER_SHAPE, WEEDER_SHAPE, type Shape } from './keys.js';
 export { foldKey } from './keys.js';

@@ -10,7 +10,7 @@
  * - A Shoot of a NamespacedCloudProfile is bound to a seed its parent's seed selector admits.
  *
  * The runtime and seedmanagement families of knative/ only; the fixture controller plays gardenlet
- * (seeds become ready after 300 ms); `--resync-interval 1d` so only events drive the scheduler.
+ * (seeds become ready after 300 ms); `--resync-interval 24h` so only events drive the scheduler.
  */
 import { stringify } from 'yaml';
 import { startLandscape, startTimeout, stopTimeout, until, type Landscape } from './support.js';
@@ -100,7 +100,7 @@ beforeAll(async () => {
       '--fixture-shoot-delay',
       '300ms',
       '--resync-interval',
-      '1d',
+      '24h',
       '--status-interval',
       '0',
       '--no-function-logs',

@@ -391,7 +391,7 @@ beforeAll(async () => {
       // no resync ping while the test runs (midnight only): schedule-shoot's first events must
       // find it at zero, so that they queue during its cold start and more replicas start
       '--resync-interval',
-      '1d',
+      '24h',
       '--fixture-shoot-delay',
       '300ms',
       '--fixture-seed-delay',
