@@ -8,7 +8,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { GVK } from '../../shared/api/gvk.js';
 import { createKubeClient, isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import { abortableSleep, Reflector } from '../../triggers/apiserver-source/index.js';
+import { abortableSleep, Reflector } from '../../shared/kube/reflector/index.js';
 import type { PodHooks } from './pool.js';
 import type { FunctionService } from './services.js';
 

@@ -15,7 +15,10 @@
  * that hangs cannot stop the source for good.
  */
 import type { Logger } from '../../shared/log/index.js';
+import type { Sleep } from '../../shared/kube/reflector/index.js';
 import type { OutboundEvent } from './types.js';
+
+export type { Sleep };
 
 /** One attempt and `MaxTries` = 5 retries. */
 export const DEFAULT_ATTEMPTS = 6;
@@ -23,7 +26,6 @@ export const DEFAULT_ATTEMPTS = 6;
 export const DEFAULT_BACKOFF_MS = 50;
 export const DEFAULT_SEND_TIMEOUT_MS = 10_000;
 
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export type FetchLike = (url: string, init: RequestInit) => Promise<{ status: number }>;
 
 export interface EmitterOptions {

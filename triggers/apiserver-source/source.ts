@@ -8,19 +8,16 @@
  * events of that moment may be lost, as on Knative.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { isEmptyLabelSelector, labelSelectorString, matchesLabelSelector } from '@landscape/apimachinery';
 import { GVK } from '../../shared/api/gvk.js';
 import type { Logger } from '../../shared/log/index.js';
-import type { Accept } from './core.js';
 import { changeEvent } from './events.js';
 import type { EventContext } from './events.js';
 import { createEmitter } from './emit.js';
 import type { Emit, FetchLike, Sleep } from './emit.js';
-import { resolveKind } from './kube.js';
-import { Reflector } from './reflector.js';
-import type { ReflectorOptions } from './reflector.js';
+import { abortableSleep, Reflector, resolveKind } from '../../shared/kube/reflector/index.js';
+import type { Accept, ReflectorOptions } from '../../shared/kube/reflector/index.js';
 import type {
   Change,
   OutboundEvent,
@@ -57,15 +54,6 @@ export interface RunningSource {
   drained(): Promise<void>;
   stop(): Promise<void>;
 }
-
-/** Sleeps, or returns early (without throwing) when the signal aborts. */
-export const abortableSleep: Sleep = async (ms, signal) => {
-  try {
-    await delay(ms, undefined, { signal });
-  } catch {
-    // aborted: the caller checks its own state
-  }
-};
 
 async function sinkFor(o: ApiServerSourceOptions): Promise<string> {
   if (o.spec.sinkUri && /^[a-z][a-z0-9+.-]*:\/\//i.test(o.spec.sinkUri)) return o.spec.sinkUri;

@@ -1,19 +1,24 @@
 /**
  * Types and closed sets of the API-server event source: the parts of Knative's ApiServerSource
- * spec it reads, the CloudEvent types it emits, and the loose object shape it watches.
+ * spec it reads and the CloudEvent types it emits. The object shape it watches and the changes a
+ * watch makes are the Reflector's (shared/kube/reflector).
  */
 import type { LabelSelector } from '@landscape/apimachinery';
+import type { ChangeAction } from '../../shared/kube/reflector/index.js';
+
+export {
+  CHANGE_ACTIONS,
+  isChangeAction,
+  type Change,
+  type ChangeAction,
+  type ResolvedKind,
+  type WatchedObject,
+} from '../../shared/kube/reflector/index.js';
 
 export const EVENT_MODES = ['Reference', 'Resource'] as const;
 export type EventMode = (typeof EVENT_MODES)[number];
 export function isEventMode(value: unknown): value is EventMode {
   return typeof value === 'string' && (EVENT_MODES as readonly string[]).includes(value);
-}
-
-export const CHANGE_ACTIONS = ['add', 'update', 'delete'] as const;
-export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
-export function isChangeAction(value: unknown): value is ChangeAction {
-  return typeof value === 'string' && (CHANGE_ACTIONS as readonly string[]).includes(value);
 }
 
 export const LABEL_SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
@@ -64,41 +69,8 @@ export interface SourceSpec {
   manifest: Record<string, unknown>;
 }
 
-/** A Kubernetes object as the API server sends it (loose: any kind). */
-export interface WatchedObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    resourceVersion?: string;
-    uid?: string;
-    labels?: Record<string, string>;
-    [key: string]: unknown;
-  };
-  [key: string]: unknown;
-}
-
-/** One change the source turns into a CloudEvent. */
-export interface Change {
-  action: ChangeAction;
-  /** For a delete, the last state known. */
-  object: WatchedObject;
-}
-
 /** A CloudEvent ready for binary-mode HTTP: context attributes (and extensions) and the JSON data. */
 export interface OutboundEvent {
   attributes: Record<string, string>;
   data: unknown;
-}
-
-/** Resolved kind: where to list and watch it. */
-export interface ResolvedKind {
-  apiVersion: string;
-  kind: string;
-  /** The URL segment, from discovery (the subject uses Knative's guess instead, see ./events.ts). */
-  plural: string;
-  namespaced: boolean;
-  group: string;
-  version: string;
 }

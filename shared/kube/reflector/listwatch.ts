@@ -9,9 +9,9 @@ import https from 'node:https';
 import { createInterface } from 'node:readline';
 import { ApiException } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { gvkFor } from '../../shared/api/gvk.js';
-import { groupVersionPath, kubeRequestJson, KubeRequestError, queryString } from '../../shared/kube/index.js';
-import type { QueryValue } from '../../shared/kube/index.js';
+import { gvkFor } from '../../api/gvk.js';
+import { groupVersionPath, kubeRequestJson, KubeRequestError, queryString } from '../index.js';
+import type { QueryValue } from '../index.js';
 import type { ResolvedKind, WatchedObject } from './types.js';
 
 /** A kind the API server does not serve. */

@@ -5,7 +5,7 @@ import {
   changesForWatchEvent,
   isExpiredStatus,
   objectKey,
-} from './core.js';
+} from './store.js';
 import type { WatchedObject } from './types.js';
 
 const cm = (name: string, rv: string, ns = 'a', labels: Record<string, string> = {}): WatchedObject => ({

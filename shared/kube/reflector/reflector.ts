@@ -2,7 +2,7 @@
  * One list-then-watch loop (client-go's Reflector, trimmed): list, watch from the list's
  * resourceVersion; when the watch drops, watch again from the last resourceVersion seen (backing
  * off while the server is away); when the server says 410 Expired, list again. What a list hands
- * over depends on the store (./core.ts):
+ * over depends on the store (./store.ts):
  * - `adapter` (the ApiServerSource, as knative/eventing pkg/adapter/apiserver/adapter.go runs
  *   client-go's reflector over delegate.go's store): nothing. The list only gives the
  *   resourceVersion to watch from, so what exists at start, and what changed while the watch was
@@ -11,20 +11,20 @@
  *   known (adds, updates, and deletes with the last state known), so no change is lost.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { isGone } from '../../shared/kube/index.js';
-import type { Logger } from '../../shared/log/index.js';
-import type { Accept } from './core.js';
+import { isGone } from '../index.js';
+import type { Logger } from '../../log/index.js';
+import type { Accept } from './store.js';
 import {
   changeForWatchEvent,
   changesForRelist,
   changesForWatchEvent,
   isExpiredStatus,
   objectKey,
-} from './core.js';
-import type { Sleep } from './emit.js';
-import { collectionPath, listAll, watchOnce } from './kube.js';
-import type { WatchLine } from './kube.js';
-import type { Change, ResolvedKind, WatchedObject } from './types.js';
+} from './store.js';
+
+import { collectionPath, listAll, watchOnce } from './listwatch.js';
+import type { WatchLine } from './listwatch.js';
+import type { Change, ResolvedKind, Sleep, WatchedObject } from './types.js';
 
 export interface ReflectorOptions {
   kubeConfig: KubeConfig;
