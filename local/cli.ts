@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CONTROL_FILE, type ControlFile } from './control.js';
-import { renderStatus, type FunctionRow } from './runtime/status.js';
+import { renderStatus, type FunctionRow } from './knative/status.js';
 
 async function control(stateDir: string): Promise<ControlFile> {
   const path = join(resolve(stateDir), CONTROL_FILE);

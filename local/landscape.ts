@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../shared/files/atomic.js';
 import { kubeConfigFromFile } from '../shared/kube/index.js';
 import { createLogger } from '../shared/log/index.js';
 import { findBinary, redisNotInstalled } from './redis.js';
-import { startRuntime, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
+import { startRuntime, type Runtime, type RuntimeOptions } from './knative/runtime.js';
 import {
   DEFAULT_SEED_DELAY_MS,
   DEFAULT_SHOOT_DELAY_MS,

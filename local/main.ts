@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fixtureOptions, fixtureSettings, type FixtureCliOptions } from './gardenlet/index.js';
 import { startLandscape, type Landscape, type LandscapeOptions } from './landscape.js';
-import { renderStatus } from './runtime/status.js';
+import { renderStatus } from './knative/status.js';
 
 function integer(max: number, what: string): (value: string) => number {
   return (value) => {

@@ -6,7 +6,7 @@
  *   (a Service's own env entries still win, as a container's env does on a cluster); the downward
  *   API (`valueFrom.fieldRef`), which a default Knative install refuses, is still understood;
  * - K_SINK naming the in-cluster broker ingress (what a SinkBinding puts there:
- *   local/runtime/sinkbinding.ts) → the same broker path on the local ingress, and K_SINK_TOKEN
+ *   local/knative/sinkbinding.ts) → the same broker path on the local ingress, and K_SINK_TOKEN
  *   the local ingress's bearer token (Knative's cluster-local ingress needs none); a Service no
  *   SinkBinding selects has no K_SINK;
  * - CONFIG_FILE inside the Service's config mount → `<configDir>/<function>.yaml`;

@@ -5,7 +5,7 @@
  * service that `npm run deploy:gcf` deploys (scripts/deploy-gcf.ts).
  */
 import './argv.js';
-import { main } from '../../triggers/apiserver-source/main.js';
+import { main } from '../../triggers/plane/main.js';
 
 main(process.argv, process.env).then(
   () => process.exit(0),

@@ -14,7 +14,7 @@
  *   (no function writes files), all fields fieldmask.go allows without a flag; and asks for CPU and
  *   memory, with a memory limit;
  * - K_SINK is never set in a manifest: a SinkBinding puts it into the Services labelled
- *   `landscape.dev/emits: "true"` (each must be selected by one; local/runtime/sinkbinding.ts);
+ *   `landscape.dev/emits: "true"` (each must be selected by one; local/knative/sinkbinding.ts);
  * - an ApiServerSource's ServiceAccount may get, list and watch what the source watches and
  *   nothing else (what knative/eventing pkg/reconciler/apiserversource/apiserversource.go
  *   runAccessCheck asks for; the namespaces of `namespaceSelector` are listed by Knative's own
@@ -25,7 +25,7 @@
  *   config-autoscaler default) plus its `scale-to-zero-pod-retention-period` is under a minute.
  */
 import { parseKnativeDuration } from '../../local/activator/services.js';
-import { parseSinkBinding, selects, type SinkBinding } from '../../local/runtime/sinkbinding.js';
+import { parseSinkBinding, selects, type SinkBinding } from '../../local/knative/sinkbinding.js';
 import { guessPlural } from '../../triggers/apiserver-source/events.js';
 import { parseIsoDuration } from '../../triggers/broker/duration.js';
 import {

@@ -27,7 +27,7 @@ import {
 } from '../../scripts/packaging/index.js';
 import { parseServices, type FunctionService } from '../../local/activator/services.js';
 import { loadManifests } from '../../triggers/broker/index.js';
-import { loadSourceSpecs } from '../../triggers/apiserver-source/main.js';
+import { loadSourceSpecs } from '../../triggers/apiserver-source/service.js';
 import { parsePingSources, scheduleProblem } from '../../triggers/ping-source/spec.js';
 import { container, fixture, obj, type Json } from './packaging.fixtures.js';
 

@@ -6,15 +6,6 @@ export { changeEvent, guessPlural, referenceData, subjectFor } from './events.js
 export type { ChangeEventInput, EventContext } from './events.js';
 export { backoffDelay, binaryHeaders, createEmitter, isRetryableStatus, RETRYABLE_STATUSES } from './emit.js';
 export type { Emit, EmitResult, EmitterOptions, FetchLike, Sleep } from './emit.js';
-export { loadSourceSpecs, startService } from './main.js';
-export type { Service, ServiceOptions } from './main.js';
+export { loadSourceSpecs, startService } from './service.js';
+export type { Service, ServiceOptions } from './service.js';
 export * from './types.js';
-export {
-  FunctionUrlTemplateError,
-  parseFunctionUrlTemplate,
-  routedResolver,
-  sinkFromRefs,
-  startRoutedService,
-  withFunctionAuth,
-} from './routed.js';
-export type { RoutedService, RoutedServiceOptions } from './routed.js';

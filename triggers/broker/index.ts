@@ -21,8 +21,15 @@ export type { DeadLetter, DeadLetterReason, DeadLetterStore } from './dlq.js';
 export { DurationError, isIsoDuration, parseIsoDuration } from './duration.js';
 export { evaluateFilter, filterResult, lookupAttribute, matches } from './filter.js';
 export type { FilterResult } from './filter.js';
-export { hasBearerToken, ingressHandler, newIngressToken, startIngress, withIngressAuth } from './ingress.js';
-export type { IngressOptions, RunningIngress } from './ingress.js';
+export {
+  hasBearerToken,
+  ingressHandler,
+  listenIngress,
+  newIngressToken,
+  startIngress,
+  withIngressAuth,
+} from './ingress.js';
+export type { IngressListener, IngressOptions, RunningIngress } from './ingress.js';
 export {
   loadManifests,
   loadManifestsOrThrow,

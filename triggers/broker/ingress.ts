@@ -160,27 +160,57 @@ export interface RunningIngress {
   close(): Promise<void>;
 }
 
-/** Listens on `host:port` (port 0: a free one) and resolves with the base URL. */
-export async function startIngress(
-  options: IngressOptions & { host?: string; port?: number },
-): Promise<RunningIngress> {
-  const server = createServer(ingressHandler(options));
+/** The ingress's socket, listening before the brokers exist: its URL is known to whoever builds them. */
+export interface IngressListener {
+  readonly url: string;
+  readonly server: Server;
+  /** Routes to the brokers from now on (until then every request is answered 503). */
+  serve(options: IngressOptions): RunningIngress;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on `host:port` (port 0: a free one) and resolves with the base URL; nothing is routed
+ * until `serve`. Knative's broker ingress has its address (a Service) before any Broker is ready,
+ * so the brokers, the sources and the functions can be given it when they are made.
+ */
+export async function listenIngress(
+  options: { host?: string; port?: number } = {},
+): Promise<IngressListener> {
+  let handler = (req: IncomingMessage, res: ServerResponse): void => {
+    req.resume();
+    reply(res, 503, 'the broker ingress is starting');
+  };
+  const server = createServer((req, res) => handler(req, res));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((err) => (err ? reject(err) : resolve()));
+    }));
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    ...(options.token ? { token: options.token } : {}),
+    url,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close,
+    serve: (serving) => {
+      handler = ingressHandler(serving);
+      return { url, ...(serving.token ? { token: serving.token } : {}), server, close };
+    },
   };
+}
+
+/** Listens on `host:port` (port 0: a free one) and resolves with the base URL. */
+export async function startIngress(
+  options: IngressOptions & { host?: string; port?: number },
+): Promise<RunningIngress> {
+  return (await listenIngress(options)).serve(options);
 }
 
 type AnyFetch = (url: string, init: RequestInit) => Promise<unknown>;
@@ -195,17 +225,17 @@ function sameOrigin(url: string, base: string): boolean {
 }
 
 /**
- * Adds `Authorization: Bearer <token>` to requests for the ingress at `ingressUrl()` (same
+ * Adds `Authorization: Bearer <token>` to requests for the ingress at `ingressUrl` (same
  * origin) and to nothing else: a function or a sink elsewhere never sees the ingress token.
  */
 export function withIngressAuth<F extends AnyFetch>(
   fetchImpl: F,
   token: string | undefined,
-  ingressUrl: () => string,
+  ingressUrl: string,
 ): F {
   if (!token) return fetchImpl;
   const wrapped = (url: string, init: RequestInit): Promise<unknown> => {
-    if (!sameOrigin(url, ingressUrl())) return fetchImpl(url, init);
+    if (!sameOrigin(url, ingressUrl)) return fetchImpl(url, init);
     const headers = { ...Object.fromEntries(new Headers(init.headers)), authorization: `Bearer ${token}` };
     return fetchImpl(url, { ...init, headers });
   };

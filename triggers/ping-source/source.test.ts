@@ -152,11 +152,7 @@ describe('delivery to the embedded broker ingress', () => {
     const open = startPingSource(spec('0 0 1 1 *', {}, sink), quick);
     const authed = startPingSource(spec('0 0 1 1 *', {}, sink), {
       ...quick,
-      fetch: withIngressAuth(
-        (url, init) => fetch(url, init),
-        'ping-token',
-        () => ingress.url,
-      ),
+      fetch: withIngressAuth((url, init) => fetch(url, init), 'ping-token', ingress.url),
     });
     try {
       expect(await open.fire(new Date())).toBe(false);

@@ -13,7 +13,7 @@ import { startApiServer } from '@landscape/kube-apiserver';
 import type { ApiServer } from '@landscape/kube-apiserver';
 import { GVK } from '../../../shared/api/gvk.js';
 import { createKubeClient, kubeConfigFromYaml } from '../../../shared/kube/index.js';
-import { startRoutedService } from '../../../triggers/apiserver-source/index.js';
+import { startEventService } from '../../../triggers/plane/index.js';
 import { storesIn, type DeadLetter } from '../../../triggers/broker/dlq.js';
 import { captureLogger, waitFor } from './support.js';
 import { crdFiles } from '../../../shared/api/crds.js';
@@ -138,7 +138,7 @@ async function post(url: string, type: string, id: string): Promise<number> {
 
 it('routes source events, replies and emitted events by the Triggers to the function URLs', async () => {
   const stateDir = path.join(dir, 'state');
-  const service = await startRoutedService({
+  const service = await startEventService({
     manifestDir: dir,
     kubeConfig: kubeConfigFromYaml(srv.cluster('main').kubeconfigYaml()),
     functionUrl: `${functions.url}/fn/{name}`,
@@ -185,7 +185,7 @@ function runMain(args: string[]): {
   done: Promise<{ code: number | null; out: string }>;
   child: ReturnType<typeof spawn>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'triggers/apiserver-source/main.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'triggers/plane/main.ts', ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, LANDSCAPE_FUNCTION_TOKEN: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

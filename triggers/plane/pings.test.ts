@@ -1,4 +1,4 @@
-import { brokerPingSources } from './routed-pings.js';
+import { brokerPingSources } from './pings.js';
 
 const ping = (name: string, ref: string): string => `apiVersion: sources.knative.dev/v1
 kind: PingSource

@@ -1,12 +1,13 @@
 /**
- * The serverless runtime of the embedded landscape: Redis (REDIS_URL, or a private
- * redis-server), the functions of every Knative Service in `knative/` behind the activator, the
- * brokers and their ingress routing by the Triggers, the API-server and ping sources, and the
- * Kubernetes objects those folders ship (created in the main cluster when missing).
+ * The serverless runtime of the embedded landscape, Knative Serving and Eventing as `npm start`
+ * runs them: Redis (REDIS_URL, or a private redis-server), the functions of every Knative Service
+ * in `knative/` behind the activator, the event plane of those folders (triggers/plane: the
+ * brokers and their ingress routing by the Triggers, the API-server and ping sources, the broker
+ * state), and the Kubernetes objects those folders ship (created in the main cluster when missing).
  *
- * The broker ingress listens on loopback and requires a bearer token (random per start unless
- * given): the sources and the brokers send it when they post to the ingress, replicas whose
- * K_SINK is rewritten to it get it as K_SINK_TOKEN, and `<stateDir>/broker.json` (mode 0600)
+ * The broker ingress listens first, on loopback, and requires a bearer token (random per start
+ * unless given): replicas whose K_SINK is rewritten to it get it as K_SINK_TOKEN, the sources and
+ * the brokers send it when they post to the ingress, and `<stateDir>/broker.json` (mode 0600)
  * keeps it for `npm run dlq`. One BrokerFaults (off) is shared by every broker.
  */
 import { join, resolve } from 'node:path';
@@ -15,28 +16,14 @@ import { Registry } from 'prom-client';
 import { createKubeClient, isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import {
-  routedResolver,
-  sinkFromRefs,
-  startService,
-  type Service as SourceService,
-} from '../../triggers/apiserver-source/index.js';
-import {
   BrokerFaults,
-  brokerMetrics,
-  createBrokers,
   newIngressToken,
-  stopBrokers,
-  startIngress,
   triggerKey,
-  withIngressAuth,
   type BrokerMetrics,
-  type RunningIngress,
 } from '../../triggers/broker/index.js';
-import { startPingSources } from '../../triggers/ping-source/index.js';
-import type { FetchLike } from '../../shared/events/index.js';
+import { openEventPlane, type EventPlane, type OpenEventPlane } from '../../triggers/plane/index.js';
 import { Activator, ApiPods, FunctionLogs, replicaEnv, type ActivatorOverrides } from '../activator/index.js';
 import { bundleFunction } from '../bundle.js';
-import { writeBrokerState } from '../../triggers/broker/dlq-cli.js';
 import { findBinary, redisNotInstalled, startRedis, type TestRedis } from '../redis.js';
 import { loadKnative, type KnativeSet } from './manifests.js';
 import { pingSpecs } from './resync-schedule.js';
@@ -231,13 +218,6 @@ async function triggerCounts(metrics: BrokerMetrics, set: KnativeSet): Promise<M
   return out;
 }
 
-interface Urls {
-  activator: Activator;
-  ingress: string;
-  /** The ingress's bearer token (known before the ingress listens). */
-  token: string;
-}
-
 export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
   const set = await loadKnative(o.knativeDirs);
   if (set.problems.length > 0) throw new RuntimeConfigError(set.problems);
@@ -279,101 +259,114 @@ async function assemble(
     echo: o.echoLogs === false ? null : process.stdout,
   });
   stoppers.push(() => logs.close());
-  const urls: Urls = { activator: undefined!, ingress: '', token: o.ingressToken || newIngressToken() };
-  const pods = new ApiPods({
+  // the ingress listens first: its URL is every replica's K_SINK; the plane starts once the
+  // activator, where Service refs go, has its own
+  const token = o.ingressToken || newIngressToken();
+  const open = await openEventPlane({ ingressToken: token });
+  stoppers.push(() => open.close());
+  const ingress = { url: open.ingressUrl, token };
+  const activator = await startActivator({ o, set, entries, ingress, client, registry, logs, stoppers });
+  for (const ns of namespaces) await activator.pods.ensureNamespace(ns);
+  await activator.pods.watch([...namespaces]);
+  stoppers.push(() => activator.pods.stop());
+
+  const faults = new BrokerFaults();
+  const plane = await startPlane(o, set, open, activator.activator, registry, faults);
+  stoppers.push(() => plane.stop());
+  await plane.ready();
+  return runtime(plane, activator.activator, set, redisUrl, faults, stoppers);
+}
+
+interface ActivatorParts {
+  o: RuntimeOptions;
+  set: KnativeSet;
+  entries: Map<string, string>;
+  ingress: { url: string; token: string };
+  client: KubeClient;
+  registry: Registry;
+  logs: FunctionLogs;
+  stoppers: Stopper[];
+}
+
+/** The activator, its replicas given the ingress (K_SINK, K_SINK_TOKEN), and the Pods of the replicas. */
+async function startActivator(p: ActivatorParts): Promise<{ activator: Activator; pods: ApiPods }> {
+  const { o, client } = p;
+  const pods: ApiPods = new ApiPods({
     kubeConfig: o.kubeConfig,
-    log,
-    onDeleted: (ns, name) => urls.activator.podDeleted(ns, name),
+    log: o.log,
+    onDeleted: (ns, name) => activator.podDeleted(ns, name),
   });
-  const activator = new Activator({
-    services: set.services,
-    entries,
+  const activator: Activator = new Activator({
+    services: p.set.services,
+    entries: p.entries,
     envFor: (service, podName) =>
       replicaEnv(service, {
         podName,
-        ingressUrl: urls.ingress,
-        ingressToken: urls.token,
-        activatorUrl: urls.activator.url,
+        ingressUrl: p.ingress.url,
+        ingressToken: p.ingress.token,
+        activatorUrl: activator.url,
         configDir: o.configDir,
         kubeconfig: o.kubeconfigPath,
         hostEnv: o.hostEnv ?? process.env,
         lookup: (kind, ns, name, key) => lookup(client, kind, ns, name, key),
       }),
-    onLine: (service, pod, stream, line) => logs.line(service.name, pod, stream, line),
+    onLine: (service, pod, stream, line) => p.logs.line(service.name, pod, stream, line),
     pods,
     overrides: o.overrides,
-    registry,
-    log: (level, msg, fields) => log[level](msg, fields),
+    registry: p.registry,
+    log: (level, msg, fields) => o.log[level](msg, fields),
     nodeArgs: ['--enable-source-maps'],
   });
-  urls.activator = activator;
   await activator.start();
-  stoppers.push(() => activator.stop());
-  for (const ns of namespaces) await pods.ensureNamespace(ns);
-  await pods.watch([...namespaces]);
-  stoppers.push(() => pods.stop());
+  p.stoppers.push(() => activator.stop());
+  return { activator, pods };
+}
 
-  const resolve = routedResolver(
-    (namespace, name) => activator.urlFor(namespace, name),
-    () => urls.ingress,
-  );
-  const metrics = brokerMetrics(registry);
-  // whoever posts to the ingress (sources; brokers for Broker subscribers) sends its token
-  const fetch = withIngressAuth<FetchLike>(
-    (url, init) => globalThis.fetch(url, init),
-    urls.token,
-    () => urls.ingress,
-  );
-  const faults = new BrokerFaults();
-  const brokers = createBrokers({ ...set, resolve, metrics, log, stateDir: o.stateDir, fetch, faults });
-  const ingress: RunningIngress = await startIngress({
-    brokers,
+/** The event plane of every knative/ folder: Service refs go to the activator. */
+function startPlane(
+  o: RuntimeOptions,
+  set: KnativeSet,
+  open: OpenEventPlane,
+  activator: Activator,
+  registry: Registry,
+  faults: BrokerFaults,
+): Promise<EventPlane> {
+  return open.start({
+    manifests: set,
+    functionUrl: (namespace, name) => activator.urlFor(namespace, name),
+    pingSources: (resolve) => {
+      const ping = pingSpecs(set, resolve, o.resyncIntervalMs);
+      if (ping.problems.length > 0) throw new RuntimeConfigError(ping.problems);
+      return ping.specs;
+    },
+    pingAllowSeconds: true,
+    kubeConfig: o.kubeConfig,
+    log: o.log,
+    sourceLog: o.log.child('apiserver-source'),
+    stateDir: o.stateDir,
     registry,
-    metrics,
-    token: urls.token,
     faults, // test-only: refuseIngress (the drill's sink-down)
   });
-  stoppers.push(() => stopBrokers(ingress, brokers));
-  urls.ingress = ingress.url;
-  await writeBrokerState(join(o.stateDir, 'broker.json'), {
-    ingressUrl: ingress.url,
-    ingressToken: urls.token,
-  });
+}
 
-  const ping = pingSpecs(set, resolve, o.resyncIntervalMs);
-  if (ping.problems.length > 0) throw new RuntimeConfigError(ping.problems);
-  const pingSources = startPingSources(ping.specs, { log, fetch }, { allowSeconds: true });
-  stoppers.push(() => pingSources.stop());
-
-  const startSources = (): Promise<SourceService> =>
-    startService({
-      specs: set.apiServerSources,
-      kubeConfig: o.kubeConfig,
-      logger: log.child('apiserver-source'),
-      resolveSink: sinkFromRefs(resolve),
-      sourceOptions: { fetch },
-    });
-  const running = { sources: await startSources() };
-  stoppers.push(() => running.sources.stop());
-  await running.sources.ready;
-
+function runtime(
+  plane: EventPlane,
+  activator: Activator,
+  set: KnativeSet,
+  redisUrl: string,
+  faults: BrokerFaults,
+  stoppers: Stopper[],
+): Runtime {
   return {
     activatorUrl: activator.url,
-    ingressUrl: ingress.url,
-    ingressToken: urls.token,
+    ingressUrl: plane.ingressUrl,
+    ingressToken: plane.ingressToken ?? '',
     brokerFaults: faults,
     redisUrl,
     activator,
     knative: set,
-    status: async () => statusRows(activator.status(), await triggerCounts(metrics, set)),
-    restartSources: async (downMs = 0) => {
-      // as Knative rolls the adapter's Deployment: the old adapter is gone before the new one
-      // lists, so whatever changes in between is never sent
-      await running.sources.stop();
-      if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
-      running.sources = await startSources();
-      await running.sources.ready;
-    },
+    status: async () => statusRows(activator.status(), await triggerCounts(plane.metrics, set)),
+    restartSources: (downMs = 0) => plane.restartSources(downMs),
     stop: () => {
       activator.quiesce();
       return unwind(stoppers);

@@ -4,8 +4,8 @@ import {
   routedResolver,
   sinkFromRefs,
   withFunctionAuth,
-} from './routed.js';
-import type { SourceSpec } from './types.js';
+} from './routing.js';
+import type { SourceSpec } from '../apiserver-source/types.js';
 import type { FetchLike } from '../../shared/events/index.js';
 import { withIngressAuth } from '../broker/index.js';
 
@@ -39,10 +39,7 @@ describe('parseFunctionUrlTemplate', () => {
 });
 
 describe('routedResolver', () => {
-  const resolve = routedResolver(
-    (ns, name) => `https://fn/${ns}/${name}`,
-    () => 'http://127.0.0.1:9000',
-  );
+  const resolve = routedResolver((ns, name) => `https://fn/${ns}/${name}`, 'http://127.0.0.1:9000');
   it.each([
     [{ kind: 'Service', name: 'a', namespace: 'x' }, 'https://fn/x/a'],
     [{ kind: 'Service', name: 'a' }, 'https://fn/default/a'],
@@ -54,10 +51,7 @@ describe('routedResolver', () => {
 });
 
 describe('sinkFromRefs', () => {
-  const resolve = routedResolver(
-    (_ns, name) => `https://fn/${name}`,
-    () => 'http://ingress',
-  );
+  const resolve = routedResolver((_ns, name) => `https://fn/${name}`, 'http://ingress');
   const spec = (sink: Partial<SourceSpec>): SourceSpec =>
     ({ id: 'ns/src', namespace: 'ns', ...sink }) as SourceSpec;
   it.each([
@@ -85,7 +79,7 @@ describe('withFunctionAuth', () => {
   beforeEach(() => seen.splice(0));
 
   it('sends the token to functions, not to the own ingress, and keeps the other headers', async () => {
-    const f = withFunctionAuth(base, 'tok', () => 'http://ingress');
+    const f = withFunctionAuth(base, 'tok', 'http://ingress');
     await f('https://fn/a', { method: 'POST', headers: { 'ce-id': '1' } });
     await f('http://ingress/ns/default', { method: 'POST', headers: { 'ce-id': '2' } });
     expect(seen).toEqual([
@@ -94,10 +88,10 @@ describe('withFunctionAuth', () => {
     ]);
   });
   it('is the plain fetch without a token', () => {
-    expect(withFunctionAuth(base, undefined, () => 'x')).toBe(base);
+    expect(withFunctionAuth(base, undefined, 'x')).toBe(base);
   });
   it('with withIngressAuth below it: the ingress gets its own token, functions theirs, others none', async () => {
-    const ingress = (): string => 'http://127.0.0.1:9000';
+    const ingress = 'http://127.0.0.1:9000';
     const f = withFunctionAuth(withIngressAuth(base, 'ingress-tok', ingress), 'fn-tok', ingress);
     await f('https://fn/a', { method: 'POST', headers: { 'ce-id': '1' } });
     await f('http://127.0.0.1:9000/ns/default', { method: 'POST', headers: { 'ce-id': '2' } });
