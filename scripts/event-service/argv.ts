@@ -1,7 +1,7 @@
 /**
  * First module of the event-service bundle (./main.ts): in one esbuild bundle every module shares
  * the bundle's `import.meta.url`, so the "run as a script" guards of the bundled modules
- * (triggers/apiserver-source/main.ts, triggers/broker/dlq-cli.ts: `import.meta.url ===
+ * (triggers/plane/main.ts, triggers/broker/dlq-cli.ts: `import.meta.url ===
  * pathToFileURL(process.argv[1]).href`) would all fire. Marking argv[1] before they evaluate keeps
  * them quiet; ./main.ts starts the one it means. Evaluated first because it is imported first.
  */

@@ -9,7 +9,7 @@ import { buildEvent, encodeBinary } from '../../shared/events/index.js';
 import { Broker } from './broker.js';
 import { readBrokerState, runDlqCli, writeBrokerState } from './dlq-cli.js';
 import { deadLetterFile, JsonlDeadLetterStore } from './dlq.js';
-import { hasBearerToken, newIngressToken, startIngress } from './ingress.js';
+import { hasBearerToken, listenIngress, newIngressToken, startIngress } from './ingress.js';
 import type { RunningIngress } from './ingress.js';
 import { brokerMetrics } from './metrics.js';
 
@@ -320,5 +320,33 @@ describe('broker ingress', () => {
     expect(await store.list()).toHaveLength(1);
     expect(await runDlqCli(['bogus'], io)).toBe(2);
     expect(err.at(-1)).toMatch(/unknown command "bogus"/);
+  });
+});
+
+describe('listenIngress', () => {
+  it('has its URL before the brokers exist, answers 503 until it serves them, then routes', async () => {
+    const sub = await subscriber();
+    const listener = await listenIngress();
+    try {
+      expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const post = (): Promise<Response> =>
+        fetch(`${listener.url}/ns/default`, { method: 'POST', headers: BASE, body: '{}' });
+      expect((await post()).status).toBe(503);
+      const broker = new Broker({
+        name: 'default',
+        namespace: 'ns',
+        triggers: [{ name: 't', namespace: 'ns', broker: 'default', subscriber: { uri: sub.url } }],
+      });
+      const ingress = listener.serve({ brokers: [broker] });
+      expect(ingress.url).toBe(listener.url);
+      expect((await post()).status).toBe(202);
+      await broker.idle();
+      expect(sub.seen.map((h) => h['ce-id'])).toEqual(['e1']);
+      await ingress.close();
+      await listener.close(); // a second close is the first one's
+    } finally {
+      await listener.close();
+      await sub.close();
+    }
   });
 });
