@@ -37,9 +37,22 @@ beforeAll(async () => {
     join(configDir, 'deployer-mock.yaml'),
     'lockRetryDelay: 200ms\nworkers: {concurrency: 10, instances: 3}\n',
   );
-  l = await startLandscape(['--config-dir', configDir, '--status-interval', '0', '--no-function-logs'], {
-    functions: true,
-  });
+  l = await startLandscape(
+    [
+      '--knative-dir',
+      'knative/runtime',
+      '--knative-dir',
+      'knative/deployers',
+      '--config-dir',
+      configDir,
+      '--status-interval',
+      '0',
+      '--no-function-logs',
+    ],
+    {
+      functions: true,
+    },
+  );
 }, startTimeout());
 
 afterAll(async () => {

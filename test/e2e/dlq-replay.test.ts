@@ -55,7 +55,19 @@ beforeAll(async () => {
   expect(broken).not.toBe(good);
   writeFileSync(join(configDir, 'deployer-mock.yaml'), broken);
   l = await startLandscape(
-    ['--config-dir', configDir, '--resync-interval', '1h', '--status-interval', '0', '--no-function-logs'],
+    [
+      '--knative-dir',
+      'knative/runtime',
+      '--knative-dir',
+      'knative/deployers',
+      '--config-dir',
+      configDir,
+      '--resync-interval',
+      '1h',
+      '--status-interval',
+      '0',
+      '--no-function-logs',
+    ],
     { functions: true },
   );
 }, startTimeout());

@@ -30,7 +30,18 @@ useTestTimeout();
 const shoot = (): { kubeconfig: string } => ({ kubeconfig: l.kubeconfig('shoot-1') });
 
 beforeAll(async () => {
-  l = await startLandscape(['--status-interval', '0', '--no-function-logs'], { functions: true });
+  l = await startLandscape(
+    [
+      '--knative-dir',
+      'knative/runtime',
+      '--knative-dir',
+      'knative/deployers',
+      '--status-interval',
+      '0',
+      '--no-function-logs',
+    ],
+    { functions: true },
+  );
   await l.create(
     'target.yaml',
     `apiVersion: landscaper.gardener.cloud/v1alpha1

@@ -37,7 +37,18 @@ const shoot = (): { kubeconfig: string } => ({ kubeconfig: l.kubeconfig('shoot-1
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'target-secretref-'));
-  l = await startLandscape(['--status-interval', '0', '--no-function-logs'], { functions: true });
+  l = await startLandscape(
+    [
+      '--knative-dir',
+      'knative/runtime',
+      '--knative-dir',
+      'knative/deployers',
+      '--status-interval',
+      '0',
+      '--no-function-logs',
+    ],
+    { functions: true },
+  );
 }, startTimeout());
 
 afterAll(async () => {
