@@ -9,7 +9,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { GVK } from '../../shared/api/gvk.js';
-import { keyspace, type Redis } from '../../shared/redis/index.js';
+import { acquireLease, keyspace, releaseLease, type Redis } from '../../shared/redis/index.js';
 import { isConflict, isNotFound } from '../../shared/kube/index.js';
 import { cancel, requeue } from '../../shared/requeue/index.js';
 import { GARDENER_FINALIZER } from '../../shared/seedmanagement/managedseed.js';
@@ -26,7 +26,6 @@ import { observeSet, recordEvents, runAction, type IoDeps } from './io.js';
 export const LOCKS = keyspace(FUNCTION_NAME);
 /** How long a pass may hold its set; a crashed pass frees the set after this. */
 export const LEASE_MS = 60_000;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 export interface SetDeps extends IoDeps {
   redis: () => Promise<Redis>;
@@ -160,13 +159,13 @@ export async function reconcileSet(
   const redis = await deps.redis();
   const key = LOCKS.key('lease', ref.namespace, ref.name);
   const holder = `${deps.owner}/${deps.newId()}`;
-  if ((await redis.set(key, holder, 'PX', LEASE_MS, 'NX')) !== 'OK') {
+  if (!(await acquireLease(redis, key, holder, LEASE_MS))) {
     await requeueSet(deps, ref, config.lockRetryDelay);
     return { set: ref, outcome: 'locked', actions: [], requeueAfterMs: config.lockRetryDelay };
   }
   try {
     return await pass(deps, config, ref, opts);
   } finally {
-    await redis.eval(RELEASE, 1, key, holder).catch(() => undefined);
+    await releaseLease(redis, key, holder);
   }
 }

@@ -11,7 +11,7 @@
 import pLimit from 'p-limit';
 import { GVK } from '../../shared/api/gvk.js';
 import type { Cluster } from '../../shared/api/extensions.js';
-import { keyspace, type Redis } from '../../shared/redis/index.js';
+import { acquireLease, keyspace, releaseLease, renewLease, type Redis } from '../../shared/redis/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { startFlow } from './flow.js';
 import { afterProbe, decideShoot, withFlow, type ProberState, type ShootTick } from './prober.js';
@@ -29,9 +29,6 @@ const LEASE_RENEW_MS = 5_000;
 const RELIST_MS = 5_000;
 /** Shortest pause between passes. */
 const MIN_PAUSE_MS = 200;
-
-const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 export interface TickDeps extends ProbeDeps, ScaleDeps {
   redis: () => Promise<Redis>;
@@ -217,10 +214,10 @@ async function listClusters(deps: TickDeps): Promise<Cluster[] | undefined> {
 /** One invocation: passes until the span is over (at least one), under the ticker lease. */
 export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<TickSummary> {
   const redis = await deps.redis();
-  const got = await redis.set(TICKER_KEY, deps.owner, 'PX', LEASE_TTL_MS, 'NX');
-  if (got !== 'OK') return { ran: false, passes: 0, probes: 0, flowPasses: 0 };
+  if (!(await acquireLease(redis, TICKER_KEY, deps.owner, LEASE_TTL_MS)))
+    return { ran: false, passes: 0, probes: 0, flowPasses: 0 };
   const renew = setInterval(() => {
-    void redis.eval(RENEW, 1, TICKER_KEY, deps.owner, LEASE_TTL_MS).catch(() => undefined);
+    void renewLease(redis, TICKER_KEY, deps.owner, LEASE_TTL_MS).catch(() => undefined);
   }, LEASE_RENEW_MS);
   renew.unref();
   const summary: TickSummary = { ran: true, passes: 0, probes: 0, flowPasses: 0 };
@@ -246,7 +243,7 @@ export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<
     } while (deps.now() < end && !deps.signal?.aborted);
   } finally {
     clearInterval(renew);
-    await redis.eval(RELEASE, 1, TICKER_KEY, deps.owner).catch(() => undefined);
+    await releaseLease(redis, TICKER_KEY, deps.owner);
   }
   return summary;
 }

@@ -147,9 +147,3 @@ redis.call('HSET', KEYS[1], MARK, now)
 redis.call('HSET', KEYS[2], MARK, now)
 return {'ok'}
 `;
-
-/** Release a lock only when this owner holds it. ARGV: owner. */
-export const UNLOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;

@@ -15,12 +15,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Shoot } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
-import { guardRedis, keyspace, type Redis } from '../../shared/redis/index.js';
+import { acquireLease, guardRedis, keyspace, releaseLease, type Redis } from '../../shared/redis/index.js';
 import type { KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { usageSeeds } from './scheduler.js';
 import { FUNCTION_NAME } from './config.js';
-import { FORGET, REBUILD, RELEASE, RESERVE, SYNC, UNLOCK } from './usage-scripts.js';
+import { FORGET, REBUILD, RELEASE, RESERVE, SYNC } from './usage-scripts.js';
 
 export const KEYS = keyspace(FUNCTION_NAME);
 export const COUNTS_KEY = KEYS.key('{usage}', 'counts');
@@ -190,9 +190,9 @@ class RedisUsageStore implements UsageStore {
   private async tryRebuild(redis: Redis): Promise<boolean> {
     const { owner, log } = this.deps;
     const got = await guardRedis(redis, () =>
-      redis.set(REBUILD_LOCK_KEY, owner, 'PX', this.opts.rebuildTimeoutMs, 'NX'),
+      acquireLease(redis, REBUILD_LOCK_KEY, owner, this.opts.rebuildTimeoutMs),
     );
-    if (got !== 'OK') return false;
+    if (!got) return false;
     try {
       if (await isBuilt(redis)) return true;
       const started = this.deps.now();
@@ -215,7 +215,7 @@ class RedisUsageStore implements UsageStore {
       });
       return true;
     } finally {
-      await redis.eval(UNLOCK, 1, REBUILD_LOCK_KEY, owner).catch(() => undefined);
+      await releaseLease(redis, REBUILD_LOCK_KEY, owner);
     }
   }
 }
