@@ -5,8 +5,7 @@
  */
 import type { Scope } from '../registry/operations.js';
 import { metadataOnly, outputKind, watchOptions } from './request.js';
-import type { RestCall } from './rest.js';
-import type { ServerContext } from './server.js';
+import type { RestCall, ServerContext } from './context.js';
 import { parseIncludeObject, tableGroupVersion } from './table/index.js';
 import { startWatch, type WatchOptions } from '../storage/watch.js';
 

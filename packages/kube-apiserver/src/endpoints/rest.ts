@@ -2,7 +2,6 @@
  * The REST verbs on a resolved resource: get/list/watch, create, update, patch, delete,
  * deletecollection, and the status, scale, namespace-finalize and shoots/binding subresources.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   badRequest,
   invalid,
@@ -40,21 +39,13 @@ import {
   metadataOnly,
   type ResourceRequest,
 } from './request.js';
-import { jsonBody, send, type ServerContext } from './server.js';
+import { jsonBody, send, type RestCall, type ServerContext } from './context.js';
 import type { KubeObject } from '../api/types.js';
 import { wantsTable, watch } from './rest-watch.js';
 import { decodeObject } from './decode.js';
 import { createTokenRequest, storeLookup, tokenRequestDef } from '../auth/rbac/index.js';
 import { parseIncludeObject, tableGroupVersion, toTable } from './table/index.js';
 import { isShootBinding } from '../registry/shoot-binding.js';
-
-export interface RestCall {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  target: ResourceRequest;
-  body: string;
-}
 
 const SUBRESOURCES = ['status', 'scale'] as const;
 

@@ -3,69 +3,17 @@
  * and watch verbs over the resources of its registry.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomUUID } from 'node:crypto';
-import {
-  badRequest,
-  internalError,
-  methodNotAllowed,
-  resourceNotFound,
-  StatusError,
-  unauthorized,
-} from '../api/errors.js';
+import { methodNotAllowed, resourceNotFound, unauthorized } from '../api/errors.js';
 import { apiGroupDoc, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
-import { parseJson } from './decode.js';
-import { openApiV2, type OpenApiCache } from './openapi.js';
-import type { Operations, Scope } from '../registry/operations.js';
-import { apiVersionOf, type Registry } from '../registry/kinds.js';
+import { openApiV2 } from './openapi.js';
 import { parseApiPath, resolveResource, readBody } from './request.js';
 import { handleResource } from './rest.js';
-import type { Store } from '../storage/store.js';
-import {
-  authenticateBearer,
-  authorizeRequest,
-  storeLookup,
-  type TokenKey,
-  type UserInfo,
-} from '../auth/rbac/index.js';
+import { send, sendError, type ServerContext } from './context.js';
+import { authenticateBearer, authorizeRequest, storeLookup, type UserInfo } from '../auth/rbac/index.js';
 import { ACCESS_REVIEW_PATH, accessReview, sendReview } from '../auth/reviews.js';
 import { runAsUser } from '../audit/audit.js';
 import { noteRequestUser } from '../audit/request-audit.js';
-import { injectFault, type FaultInjector } from '../testing/faults.js';
-
-export interface ServerContext {
-  token: string;
-  /** Signs and checks ServiceAccount tokens. */
-  tokenKey: TokenKey;
-  /** Enforce RBAC on every request (the admin token is system:masters). */
-  rbac: boolean;
-  registry: Registry;
-  store: Store;
-  ops: Operations;
-  openapi: OpenApiCache;
-  serverAddress: () => string;
-  /** Test-only fault injection (off unless its spec is set). */
-  faults?: FaultInjector;
-}
-
-export function send(
-  res: ServerResponse,
-  code: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Audit-Id': randomUUID(), ...headers });
-  res.end(text);
-}
-
-export function sendError(res: ServerResponse, err: unknown): void {
-  const status = err instanceof StatusError ? err : internalError((err as Error)?.message ?? String(err));
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  send(res, status.code, status.toStatus());
-}
+import { injectFault } from '../testing/faults.js';
 
 const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz'] as const;
 
@@ -161,11 +109,3 @@ export function requestHandler(ctx: ServerContext): (req: IncomingMessage, res: 
     route(ctx, req, res).catch((err: unknown) => sendError(res, err));
   };
 }
-
-/** Parses a JSON body, with the kind named in the error when it is malformed. */
-export function jsonBody(body: string, scope?: Scope): unknown {
-  if (!body.trim()) throw badRequest('the body of the request is empty');
-  return parseJson(body, scope?.def);
-}
-
-export { apiVersionOf };

@@ -7,7 +7,6 @@
  * to what it got.
  */
 import type { KubeObject } from '../api/types.js';
-import type { PersistedState } from './persist/index.js';
 
 export const WATCH_EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED'] as const;
 export type WatchEventType = (typeof WATCH_EVENT_TYPES)[number];
@@ -26,6 +25,18 @@ export type StoreListener = (event: StoreEvent) => void;
 
 export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
+}
+
+/** What a restarted store needs (Store.restore's argument). */
+export interface PersistedState {
+  /** Objects per group-resource key (`apps/deployments`, `/configmaps`). */
+  objects: Map<string, KubeObject[]>;
+  /** The last resourceVersion written: the store's next write gets a larger one. */
+  resourceVersion: number;
+  /** Every event with an rv in (compactedRV, resourceVersion], oldest first, `previous` filled in. */
+  history: StoreEvent[];
+  /** Watches from this resourceVersion or newer can resume (Store.oldestResumableRV after restore). */
+  compactedRV: number;
 }
 
 export interface StoreOptions {

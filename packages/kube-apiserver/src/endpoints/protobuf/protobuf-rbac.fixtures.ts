@@ -7,7 +7,13 @@
  * object, less its nulls (`audiences`, `expirationSeconds`, `boundObjectRef`, `expirationTimestamp`,
  * `resourceRules`, `nonResourceRules`).
  */
-import type { KubectlCapture } from './protobuf.fixtures.js';
+/** One request body kubectl sent, with the command, the request line and the JSON it decodes to. */
+export interface KubectlCapture {
+  command: string;
+  path: string;
+  body: string;
+  json: Record<string, unknown>;
+}
 
 export const KUBECTL_RBAC_CAPTURES: Record<string, KubectlCapture> = {
   role: {

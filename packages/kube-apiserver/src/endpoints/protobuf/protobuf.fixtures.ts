@@ -4,14 +4,9 @@
  * prints with `--dry-run=client -o json` (less `creationTimestamp: null`): what the decoder must give.
  * The RBAC, TokenRequest and access review captures are in protobuf-rbac.fixtures.ts.
  */
-import { KUBECTL_RBAC_CAPTURES } from './protobuf-rbac.fixtures.js';
+import { KUBECTL_RBAC_CAPTURES, type KubectlCapture } from './protobuf-rbac.fixtures.js';
 
-export interface KubectlCapture {
-  command: string;
-  path: string;
-  body: string;
-  json: Record<string, unknown>;
-}
+export type { KubectlCapture } from './protobuf-rbac.fixtures.js';
 
 export const KUBECTL_CAPTURES: Record<string, KubectlCapture> = {
   configMap: {

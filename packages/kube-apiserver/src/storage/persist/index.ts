@@ -16,24 +16,13 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Store, StoreEvent } from '../store.js';
-import type { KubeObject } from '../../api/types.js';
+import type { PersistedState, Store, StoreEvent } from '../store.js';
 import { encodeEvent, encodeHeader, encodeSnapshot, LOG_FILE, SNAPSHOT_FILE } from './format.js';
 import { acquireLock, fsyncDir, LogFile, writeFileAtomic } from './files.js';
 import { loadClusterDir, type Loaded } from './load.js';
 import { HistoryTail, type MirrorState } from './state.js';
 
-/** What a restarted store needs (Store.restore's argument). */
-export interface PersistedState {
-  /** Objects per group-resource key (`apps/deployments`, `/configmaps`). */
-  objects: Map<string, KubeObject[]>;
-  /** The last resourceVersion written: the store's next write gets a larger one. */
-  resourceVersion: number;
-  /** Every event with an rv in (compactedRV, resourceVersion], oldest first, `previous` filled in. */
-  history: StoreEvent[];
-  /** Watches from this resourceVersion or newer can resume (Store.oldestResumableRV after restore). */
-  compactedRV: number;
-}
+export type { PersistedState } from '../store.js';
 
 /** The timer the flushes are scheduled with (injectable for tests). */
 export interface FlushTimer {
