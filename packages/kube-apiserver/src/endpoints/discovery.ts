@@ -4,7 +4,8 @@
  */
 import { apiVersionOf, type Registry } from '../registry/kinds.js';
 import type { ResourceDef } from '../api/types.js';
-import { BINDING_SUBRESOURCE, bindingDiscoveryEntry, isShootBinding } from '../registry/shoot-binding.js';
+import { BINDING_SUBRESOURCE, bindingDiscoveryEntry } from '../registry/shoot-binding.js';
+import { servesSubresource } from '../registry/strategies.js';
 
 export const KUBE_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-landscape' } as const;
 
@@ -53,8 +54,8 @@ function resourceEntries(def: ResourceDef): Record<string, unknown>[] {
       verbs: SUB_VERBS,
     });
   }
-  if (isShootBinding(def, BINDING_SUBRESOURCE)) out.push(bindingDiscoveryEntry(def));
-  if (def.kind === 'Namespace' && !def.group)
+  if (servesSubresource(def, BINDING_SUBRESOURCE)) out.push(bindingDiscoveryEntry(def));
+  if (servesSubresource(def, 'finalize'))
     out.push({
       name: 'namespaces/finalize',
       singularName: '',

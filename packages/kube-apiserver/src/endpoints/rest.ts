@@ -45,7 +45,8 @@ import { wantsTable, watch } from './rest-watch.js';
 import { decodeObject } from './decode.js';
 import { createTokenRequest, storeLookup, tokenRequestDef } from '../auth/rbac/index.js';
 import { parseIncludeObject, tableGroupVersion, toTable } from './table/index.js';
-import { isShootBinding } from '../registry/shoot-binding.js';
+import { BINDING_SUBRESOURCE } from '../registry/shoot-binding.js';
+import { servesSubresource } from '../registry/strategies.js';
 
 const SUBRESOURCES = ['status', 'scale'] as const;
 
@@ -55,7 +56,7 @@ function scopeOf(target: ResourceRequest): Scope {
     throw resourceNotFound();
   if (sub && sub !== 'finalize' && !target.def.subresources[sub as 'status' | 'scale'])
     throw resourceNotFound();
-  if (sub === 'finalize' && !(target.def.kind === 'Namespace' && !target.def.group)) throw resourceNotFound();
+  if (sub === 'finalize' && !servesSubresource(target.def, sub)) throw resourceNotFound();
   return { def: target.def, namespace: target.namespace, name: target.name, subresource: sub as Subresource };
 }
 
@@ -347,7 +348,8 @@ export function handleResource(ctx: ServerContext, call: RestCall): Promise<void
   const verb = VERBS[call.req.method ?? ''];
   if (!verb) throw methodNotAllowed();
   const { target } = call;
-  const binding = isShootBinding(target.def, target.subresource);
+  const binding =
+    target.subresource === BINDING_SUBRESOURCE && servesSubresource(target.def, BINDING_SUBRESOURCE);
   verb(ctx, call, binding ? { ...target, subresource: 'binding' } : scopeOf(target));
   return Promise.resolve();
 }

@@ -3,7 +3,7 @@
  * finalizers they add, DeleteOptions preconditions, and what counts as a pending finalizer.
  */
 import { conflict } from '../api/errors.js';
-import { readPath } from '../api/objects.js';
+import { strategyFor } from './strategies.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
 
 export const PROPAGATION_POLICIES = ['Orphan', 'Background', 'Foreground'] as const;
@@ -63,11 +63,8 @@ export function checkDeletePreconditions(
   }
 }
 
+/** Whether finalizers still hold an object's deletion (metadata.finalizers, or its kind's own: ./strategies.ts). */
 export function hasFinalizers(def: ResourceDef, obj: KubeObject): boolean {
   if ((obj.metadata.finalizers ?? []).length > 0) return true;
-  return (
-    def.kind === 'Namespace' &&
-    !def.group &&
-    ((readPath(obj, '.spec.finalizers') as string[] | undefined) ?? []).length > 0
-  );
+  return strategyFor(def).pendingFinalizers(obj).length > 0;
 }

@@ -31,7 +31,7 @@ import {
 import { resourceKey } from './kinds.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../api/selectors.js';
 import type { Store } from '../storage/store.js';
-import { normalizeOnWrite } from './defaults.js';
+import { strategyFor } from './strategies.js';
 import {
   checkDeletePreconditions,
   hasFinalizers,
@@ -39,11 +39,8 @@ import {
   type DeleteOptions,
 } from './deletion.js';
 import { trackUpdate } from '../endpoints/apply/index.js';
-import { prepareRbacWrite } from '../auth/rbac/validation.js';
 import { fieldLabels, objectFieldValues } from './fields.js';
-import { prepareShootUpdate } from './shoot-strategy.js';
-import { checkShootUpdate, prepareShootBinding, type SeedLookup } from './shoot-binding.js';
-import { checkSeedManagementStatusUpdate, prepareSeedManagementUpdate } from './seedmanagement-strategy.js';
+import { prepareShootBinding, type SeedLookup } from './shoot-binding.js';
 import { listPage, type ListOptions, type ListResult } from '../storage/list.js';
 import type { KubeObject, ObjectMeta, ResourceDef } from '../api/types.js';
 
@@ -82,7 +79,7 @@ export {
   type PropagationPolicy,
 } from './deletion.js';
 
-export { NAMESPACE_FINALIZER } from './defaults.js';
+export { NAMESPACE_FINALIZER } from './core-strategy.js';
 
 export function groupResource(def: ResourceDef): GroupResource {
   return { group: def.group, resource: def.plural };
@@ -167,12 +164,9 @@ export class Operations {
     const meta = this.createMeta(scope, decoded.object.metadata);
     const key = resourceKey(def);
     if (this.store.get(key, meta.namespace, meta.name!)) throw alreadyExists(groupResource(def), meta.name!);
-    const stored: KubeObject = normalizeOnWrite(
-      def,
-      prepareRbacWrite(def, { ...decoded.object, metadata: meta }),
-      true,
-    );
-    if (def.subresources.status && !(def.kind === 'Namespace' && !def.group)) delete stored.status;
+    const strategy = strategyFor(def);
+    const stored = strategy.prepareForCreate(def, { ...decoded.object, metadata: meta });
+    strategy.validateCreate(def, stored);
     this.trackManagedFields(def, undefined, stored, opts);
     if (opts.dryRun) return { object: stored, warnings: decoded.warnings, created: true };
     stored.metadata.resourceVersion = String(this.store.nextRV());
@@ -187,20 +181,19 @@ export class Operations {
     const decoded = decodeObject(def, body, { fieldValidation: opts.fieldValidation, name: scope.name });
     const incoming = decoded.object;
     checkUpdateTarget(scope, prev, incoming);
+    const strategy = strategyFor(def);
     let next: KubeObject;
     if (scope.subresource === 'status') {
-      next = { ...prev, status: incoming.status };
+      next = strategy.prepareForStatusUpdate(def, prev, incoming);
       if (opts.applied) next.metadata = { ...prev.metadata, managedFields: incoming.metadata.managedFields };
-      checkSeedManagementStatusUpdate(def, prev, next);
+      strategy.validateStatusUpdate(def, prev, next);
     } else if (scope.subresource === 'binding') {
       const merged = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
-      next = prepareShootBinding(prev, normalizeOnWrite(def, merged, false), this.seedLookup());
+      next = prepareShootBinding(prev, merged, this.seedLookup());
     } else {
       const merged = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
-      next = prepareRbacWrite(def, normalizeOnWrite(def, merged, false), prev);
-      if (def.subresources.status) next.status = prev.status;
-      next = prepareSeedManagementUpdate(def, prev, prepareShootUpdate(def, prev, next));
-      checkShootUpdate(def, prev, next);
+      next = strategy.prepareForUpdate(def, prev, merged);
+      strategy.validateUpdate(def, prev, next);
     }
     if (next.status === undefined) delete next.status;
     return { ...this.commit(def, prev, next, opts, scope.subresource), warnings: decoded.warnings };
@@ -220,16 +213,7 @@ export class Operations {
     const prev = this.get({ ...scope, subresource: undefined });
     const scale = body as { metadata?: { resourceVersion?: string }; spec?: { replicas?: unknown } };
     const replicas = scale?.spec?.replicas;
-    if (replicas !== undefined && (!Number.isInteger(replicas) || (replicas as number) < 0)) {
-      throw invalid('Scale', 'autoscaling', scope.name!, [
-        {
-          type: 'FieldValueInvalid',
-          field: 'spec.replicas',
-          value: replicas,
-          detail: 'must be greater than or equal to 0',
-        },
-      ]);
-    }
+    strategyFor(def).validateScaleUpdate(def, scope.name!, replicas);
     this.checkPrecondition(def, prev, scale?.metadata?.resourceVersion);
     const next = writePath(prev, def.subresources.scale!.specReplicasPath, replicas ?? 0);
     const result = this.commit(def, prev, next, opts, 'scale');
@@ -253,7 +237,7 @@ export class Operations {
           generation: prev.metadata.generation ? prev.metadata.generation + 1 : prev.metadata.generation,
         },
       };
-      if (def.kind === 'Namespace' && !def.group) next = writePath(next, '.status.phase', 'Terminating');
+      next = strategyFor(def).prepareForDelete(def, next);
       if (!opts.dryRun) this.store.put(resourceKey(def), this.withNewRV(next), 'MODIFIED', stored);
       return { object: next, deleted: false };
     }

@@ -1,0 +1,72 @@
+/**
+ * The strategy table of the registry: one entry per kind whose rules differ from the generic
+ * strategy (./generic-strategy.ts), keyed by `<group>/<Kind>`, as kube-apiserver wires one
+ * pkg/registry/<group>/<kind>/strategy.go per resource (and gardener-apiserver
+ * pkg/apiserver/registry/<group>/<kind>/strategy.go for the Gardener kinds, served here as CRDs).
+ * The hooks and their order are ./rest-strategy.ts; the verbs that call them are ./operations.ts.
+ *
+ * | kind                                   | what differs                                              |
+ * | -------------------------------------- | --------------------------------------------------------- |
+ * | core Namespace                         | finalizer + phase on create, Terminating, `finalize`      |
+ * | core Secret                            | stringData folded into data, type Opaque                  |
+ * | rbac Role, ClusterRole, *RoleBinding   | defaults + ValidateRole…; roleRef immutable               |
+ * | core.gardener.cloud Shoot              | operation annotation raises generation; seedName rules;   |
+ * |                                        | `binding` subresource                                     |
+ * | core.gardener.cloud Seed, seedmgmt *   | operation annotation raises generation; ManagedSeedSet    |
+ * |                                        | status rules                                              |
+ */
+import type { ResourceDef } from '../api/types.js';
+import { prepareRbacWrite, RBAC_KINDS } from '../auth/rbac/validation.js';
+import { RBAC_GROUP } from '../auth/rbac/types.js';
+import { NAMESPACE_STRATEGY, SECRET_STRATEGY } from './core-strategy.js';
+import { GENERIC_STRATEGY, keepStatus } from './generic-strategy.js';
+import type { KindStrategy, RestStrategy } from './rest-strategy.js';
+import { checkSeedManagementStatusUpdate, prepareSeedManagementUpdate } from './seedmanagement-strategy.js';
+import { BINDING_SUBRESOURCE, checkShootUpdate } from './shoot-binding.js';
+import { prepareShootUpdate, SHOOT_GROUP } from './shoot-strategy.js';
+
+/** rbac.authorization.k8s.io: defaulted and validated together on every write (./auth/rbac/validation.ts). */
+const RBAC_STRATEGY: KindStrategy = {
+  prepareForCreate: (def, obj) => prepareRbacWrite(def, obj),
+  prepareForUpdate: (def, prev, next) => prepareRbacWrite(def, next, prev),
+};
+
+/** core.gardener.cloud Shoot (./shoot-strategy.ts; who sets spec.seedName: ./shoot-binding.ts). */
+const SHOOT_STRATEGY: KindStrategy = {
+  prepareForUpdate: (def, prev, next) => prepareShootUpdate(def, prev, keepStatus(def, prev, next)),
+  validateUpdate: checkShootUpdate,
+  subresources: [BINDING_SUBRESOURCE],
+};
+
+/** Seed, ManagedSeed, ManagedSeedSet (./seedmanagement-strategy.ts). */
+const SEED_MANAGEMENT_STRATEGY: KindStrategy = {
+  prepareForUpdate: (def, prev, next) => prepareSeedManagementUpdate(def, prev, keepStatus(def, prev, next)),
+  validateStatusUpdate: checkSeedManagementStatusUpdate,
+};
+
+const KINDS: Record<string, KindStrategy> = {
+  '/Namespace': NAMESPACE_STRATEGY,
+  '/Secret': SECRET_STRATEGY,
+  ...Object.fromEntries(RBAC_KINDS.map((kind) => [`${RBAC_GROUP}/${kind}`, RBAC_STRATEGY])),
+  [`${SHOOT_GROUP}/Shoot`]: SHOOT_STRATEGY,
+  [`${SHOOT_GROUP}/Seed`]: SEED_MANAGEMENT_STRATEGY,
+  'seedmanagement.gardener.cloud/ManagedSeed': SEED_MANAGEMENT_STRATEGY,
+  'seedmanagement.gardener.cloud/ManagedSeedSet': SEED_MANAGEMENT_STRATEGY,
+};
+
+const STRATEGIES = new Map<string, RestStrategy>(
+  Object.entries(KINDS).map(([key, kind]) => [key, { ...GENERIC_STRATEGY, ...kind }]),
+);
+
+/** The strategy of a kind: its entry of the table over the generic strategy. */
+export function strategyFor(def: Pick<ResourceDef, 'group' | 'kind'>): RestStrategy {
+  return STRATEGIES.get(`${def.group}/${def.kind}`) ?? GENERIC_STRATEGY;
+}
+
+/** Whether a kind serves a subresource of its own (beyond status and scale). */
+export function servesSubresource(
+  def: Pick<ResourceDef, 'group' | 'kind'>,
+  name: string | undefined,
+): boolean {
+  return name !== undefined && strategyFor(def).subresources.includes(name);
+}
