@@ -1,6 +1,7 @@
 // ESLint flat config: typescript-eslint with type information, complexity as an error.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import landscape from './eslint-rules/index.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.local/**', 'coverage/**', '**/*.js', '**/*.cjs'] },
@@ -22,6 +23,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    // The import layers and no cycles (eslint-rules/index.js; README "Layout").
+    plugins: { landscape },
+    rules: { 'landscape/layers': 'error', 'landscape/no-cycle': 'error' },
   },
   {
     // Tests read loosely typed JSON and are long tables; benchmarks keep the complexity rule.
