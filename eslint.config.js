@@ -13,6 +13,7 @@ export default tseslint.config(
     },
     rules: {
       complexity: ['error', 10],
+      'max-lines': ['error', { max: 400 }],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/explicit-function-return-type': [
         'error',
