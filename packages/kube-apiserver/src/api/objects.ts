@@ -3,7 +3,7 @@
  * generation rules, the scale and metadata-only views.
  */
 import { randomUUID } from 'node:crypto';
-import { formatLabelSelector, fromMetaLabelSelector } from './selectors.js';
+import { labelSelectorAsSelector } from '@landscape/apimachinery';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
 /** Keys whose value is not undefined (JSON drops the others). */
@@ -138,10 +138,9 @@ export function toScale(def: ResourceDef, obj: KubeObject): KubeObject {
   let selector = scale.labelSelectorPath ? readPath(obj, scale.labelSelectorPath) : undefined;
   if (typeof selector !== 'string') {
     const specSelector = readPath(obj, '.spec.selector');
-    selector =
-      specSelector && typeof specSelector === 'object'
-        ? formatLabelSelector(fromMetaLabelSelector(specSelector))
-        : undefined;
+    const converted =
+      specSelector && typeof specSelector === 'object' ? labelSelectorAsSelector(specSelector) : undefined;
+    selector = converted?.ok ? converted.text : undefined;
   }
   const status: Record<string, unknown> = { replicas: Number(readPath(obj, scale.statusReplicasPath) ?? 0) };
   if (selector) status.selector = selector;

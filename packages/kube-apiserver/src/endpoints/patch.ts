@@ -4,6 +4,7 @@
  * `$setElementOrder`, `$deleteFromPrimitiveList`).
  */
 import fastJsonPatch from 'fast-json-patch';
+import { isRecord } from '@landscape/apimachinery';
 import { badRequest, StatusError, unsupportedMediaType } from '../api/errors.js';
 import { parseJson } from './decode.js';
 import type { JSONSchemaProps } from '../api/types.js';
@@ -28,14 +29,10 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
 type Json = unknown;
 type JsonObject = Record<string, unknown>;
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** RFC 7386. */
 export function mergePatch(target: Json, patch: Json): Json {
-  if (!isObject(patch)) return patch;
-  const out: JsonObject = isObject(target) ? { ...target } : {};
+  if (!isRecord(patch)) return patch;
+  const out: JsonObject = isRecord(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else out[key] = mergePatch(out[key], value);
@@ -82,8 +79,8 @@ function mergeByKey(
   itemSchema: JSONSchemaProps | undefined,
 ): unknown[] {
   let out = [...target];
-  for (const item of patch.filter(isObject)) {
-    const idx = out.findIndex((t) => isObject(t) && t[key] === item[key]);
+  for (const item of patch.filter(isRecord)) {
+    const idx = out.findIndex((t) => isRecord(t) && t[key] === item[key]);
     if (item.$patch === 'delete') out = out.filter((_, i) => i !== idx);
     else if (idx >= 0) out[idx] = strategicMerge(out[idx], item, itemSchema);
     else out.push(strategicMerge({}, item, itemSchema));
@@ -93,15 +90,15 @@ function mergeByKey(
 
 function mergeList(target: unknown[], patch: unknown[], schema: JSONSchemaProps | undefined): unknown[] {
   const { merge, key } = strategyOf(schema);
-  const replace = patch.some((p) => isObject(p) && p.$patch === 'replace');
-  if (!merge || replace) return patch.filter((p) => !(isObject(p) && p.$patch));
+  const replace = patch.some((p) => isRecord(p) && p.$patch === 'replace');
+  if (!merge || replace) return patch.filter((p) => !(isRecord(p) && p.$patch));
   if (!key)
     return [...target, ...patch.filter((p) => !target.some((t) => JSON.stringify(t) === JSON.stringify(p)))];
   return mergeByKey(target, patch, key, schema?.items);
 }
 
 function orderBy(list: unknown[], order: unknown[], key: string | undefined): unknown[] {
-  const id = (v: unknown): string => JSON.stringify(key && isObject(v) ? v[key] : v);
+  const id = (v: unknown): string => JSON.stringify(key && isRecord(v) ? v[key] : v);
   const ranks = new Map(order.map((o, i) => [id(o), i]));
   const known = list.filter((v) => ranks.has(id(v))).sort((a, b) => ranks.get(id(a))! - ranks.get(id(b))!);
   return [...known, ...list.filter((v) => !ranks.has(id(v)))];
@@ -132,13 +129,13 @@ function applyDirectives(out: JsonObject, patch: JsonObject, schema: JSONSchemaP
 
 /** Strategic merge patch of `patch` onto `target`, following `schema`'s patch metadata. */
 export function strategicMerge(target: Json, patch: Json, schema: JSONSchemaProps | undefined): Json {
-  if (!isObject(patch)) return patch;
+  if (!isRecord(patch)) return patch;
   if (patch.$patch === 'delete') return undefined;
   if (patch.$patch === 'replace') {
     const { $patch: _p, ...rest } = patch;
     return rest;
   }
-  const out: JsonObject = isObject(target) ? { ...target } : {};
+  const out: JsonObject = isRecord(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (key.startsWith('$')) continue;
     const merged = mergeField(out[key], value, propSchema(schema, key));
@@ -152,6 +149,6 @@ export function strategicMerge(target: Json, patch: Json, schema: JSONSchemaProp
 function mergeField(current: Json, value: Json, schema: JSONSchemaProps | undefined): Json {
   if (value === null) return undefined;
   if (Array.isArray(value)) return mergeList(Array.isArray(current) ? current : [], value, schema);
-  if (isObject(value)) return strategicMerge(current, value, schema);
+  if (isRecord(value)) return strategicMerge(current, value, schema);
   return value;
 }

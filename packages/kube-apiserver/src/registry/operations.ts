@@ -29,7 +29,8 @@ import {
   writePath,
 } from '../api/objects.js';
 import { resourceKey } from './kinds.js';
-import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../api/selectors.js';
+import { requirementsMatch } from '@landscape/apimachinery';
+import { matchesFields, parseFieldSelector, parseLabelSelector } from '../api/selectors.js';
 import type { Store } from '../storage/store.js';
 import { strategyFor } from './strategies.js';
 import {
@@ -115,7 +116,7 @@ export class Operations {
       def.builtin && !def.group && (LEGACY_FIELD_LABEL_KINDS as readonly string[]).includes(def.kind);
     const fields = parseFieldSelector(opts.fieldSelector, fieldLabels(def), legacy);
     return (obj) =>
-      matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, objectFieldValues(def, obj));
+      requirementsMatch(labels, obj.metadata.labels) && matchesFields(fields, objectFieldValues(def, obj));
   }
 
   list(scope: Scope, opts: ListOptions): ListResult {

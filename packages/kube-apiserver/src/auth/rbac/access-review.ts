@@ -12,8 +12,8 @@
 import { StatusError } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
 import { authorize } from './authorizer.js';
-import { goQuote, goStruct } from './goquote.js';
 import type { Attributes, RbacObjects, UserInfo } from './types.js';
+import { goQuote, goStruct } from '@landscape/apimachinery';
 
 const GROUP = 'authorization.k8s.io';
 

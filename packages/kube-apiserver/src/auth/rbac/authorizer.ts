@@ -31,7 +31,7 @@ import {
   type Subject,
   type UserInfo,
 } from './types.js';
-import { goQuote } from './goquote.js';
+import { goQuote } from '@landscape/apimachinery';
 
 const ALL = '*';
 

@@ -1,7 +1,7 @@
 import { forbiddenError } from './forbidden.js';
-import { goQuote } from './goquote.js';
 import { saUser } from './rbac.fixtures.js';
 import type { Attributes } from './types.js';
+import { goQuote } from '@landscape/apimachinery';
 
 const fn = saUser('default', 'fn');
 const SA = 'User "system:serviceaccount:default:fn"';

@@ -12,8 +12,8 @@
  */
 import { StatusError, type StatusDetails } from '../../api/errors.js';
 import { isResourceRequest } from './authorizer.js';
-import { goQuote } from './goquote.js';
 import type { Attributes } from './types.js';
+import { goQuote } from '@landscape/apimachinery';
 
 /** Avoid emitting errors that look like valid HTML (quotes are kept). */
 function sanitize(s: string): string {

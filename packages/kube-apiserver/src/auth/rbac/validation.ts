@@ -14,9 +14,9 @@
  */
 import { StatusError, renderFieldError, type FieldError } from '../../api/errors.js';
 import type { KubeObject, ResourceDef } from '../../api/types.js';
-import { goQuote, goStringSlice, goStruct } from './goquote.js';
 import { pathSegmentProblems } from './request-info.js';
 import { RBAC_GROUP, roleRefOf, type RoleRef } from './types.js';
+import { goQuote, goStringSlice, goStruct } from '@landscape/apimachinery';
 
 export const RBAC_KINDS = ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'] as const;
 

@@ -36,7 +36,6 @@ import {
   contextOf,
   entrySchema,
   gvkString,
-  isObject,
   resolve,
   rootSchema,
   type Schema,
@@ -45,6 +44,7 @@ import {
 import { applyOwnership, Conflicts, updateOwnership, type Typed } from './updater.js';
 import { fieldSetOf } from './walk.js';
 import { zeroObject } from './zero.js';
+import { isRecord } from '@landscape/apimachinery';
 
 export interface ApplyPatchOptions {
   manager: string;
@@ -74,7 +74,7 @@ function withoutManagedFields(obj: KubeObject): KubeObject {
 function ignoredFields(def: ResourceDef, subresource: string | undefined, objects: unknown[]): FieldSet {
   if (subresource === 'status') {
     const names = new Set(Object.keys(rootSchema(def).properties ?? {}));
-    for (const o of objects) if (isObject(o)) for (const k of Object.keys(o)) names.add(k);
+    for (const o of objects) if (isRecord(o)) for (const k of Object.keys(o)) names.add(k);
     names.delete('status');
     return FieldSet.of(...[...names].map((n) => [field(n)]));
   }
@@ -134,7 +134,7 @@ function baseManaged(
 function isReset(given: unknown): boolean {
   if (!Array.isArray(given)) return false;
   if (given.length === 0) return true;
-  if (given.length > 1 || !isObject(given[0])) return false;
+  if (given.length > 1 || !isRecord(given[0])) return false;
   return Object.values(given[0]).every((v) => v === undefined || v === null || v === '');
 }
 
@@ -289,7 +289,7 @@ function dropNulls(ctx: TypeContext, v: unknown, schema: Schema): unknown {
     const items = t.kind === 'list' ? t.items : undefined;
     return v.map((item) => dropNulls(ctx, item, items));
   }
-  if (!isObject(v)) return v;
+  if (!isRecord(v)) return v;
   const t = resolve(ctx, schema, v);
   const out: Record<string, unknown> = {};
   for (const [k, child] of Object.entries(v)) {

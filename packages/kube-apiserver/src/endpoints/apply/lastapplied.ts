@@ -8,8 +8,9 @@ import { apiVersionOf } from '../../registry/kinds.js';
 import type { KubeObject, ResourceDef } from '../../api/types.js';
 import type { FieldSet } from './fieldset.js';
 import { goJson } from './path.js';
-import { contextOf, isObject, rootSchema } from './schema.js';
+import { contextOf, rootSchema } from './schema.js';
 import { compareObjects, fieldSetOf } from './walk.js';
+import { isRecord } from '@landscape/apimachinery';
 
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** The only field manager whose applies read and write the annotation. */
@@ -30,7 +31,7 @@ export function allowedFromLastApplied(def: ResourceDef, live: KubeObject): Fiel
   } catch {
     return undefined;
   }
-  if (!isObject(last) || last.apiVersion !== apiVersionOf(def)) return undefined;
+  if (!isRecord(last) || last.apiVersion !== apiVersionOf(def)) return undefined;
   const ctx = contextOf(def);
   const schema = rootSchema(def);
   const errors: string[] = [];

@@ -7,7 +7,6 @@ import type { FieldSet } from './fieldset.js';
 import { field, type PathElement } from './path.js';
 import {
   entrySchema,
-  isObject,
   itemElement,
   resolve,
   type ListType,
@@ -16,16 +15,17 @@ import {
   type TypeContext,
 } from './schema.js';
 import { indexItems } from './walk.js';
+import { isRecord } from '@landscape/apimachinery';
 
 function isEmptyish(v: unknown): boolean {
   if (v === undefined || v === null) return true;
   if (Array.isArray(v)) return v.length === 0;
-  return isObject(v) && Object.keys(v).length === 0;
+  return isRecord(v) && Object.keys(v).length === 0;
 }
 
 function mergeMap(ctx: TypeContext, t: MapType, l: unknown, r: unknown): unknown {
-  const lm = isObject(l) ? l : {};
-  const rm = isObject(r) ? r : {};
+  const lm = isRecord(l) ? l : {};
+  const rm = isRecord(r) ? r : {};
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(lm)) out[k] = mergeValues(ctx, v, rm[k], entrySchema(t, k).schema);
   for (const [k, v] of Object.entries(rm)) if (!(k in lm)) out[k] = v;
@@ -110,7 +110,7 @@ class ListMerge {
 
 function mergeable(kind: 'map' | 'list', v: unknown): boolean {
   if (v === undefined || v === null) return true;
-  return kind === 'list' ? Array.isArray(v) : isObject(v);
+  return kind === 'list' ? Array.isArray(v) : isRecord(v);
 }
 
 /** Whether the configuration's node replaces the live one (atomic, mismatched, or both empty). */
@@ -160,7 +160,7 @@ export function removeItems(ctx: TypeContext, v: unknown, set: FieldSet, schema:
   const t = resolve(ctx, schema, v);
   if (t.kind === 'scalar') return v;
   if (t.kind === 'map') {
-    if (t.atomic || !isObject(v) || isEmptyish(v)) return null;
+    if (t.atomic || !isRecord(v) || isEmptyish(v)) return null;
     return removeFromMap(ctx, t, v, set);
   }
   if (t.listType === 'atomic' || !Array.isArray(v) || v.length === 0) return null;

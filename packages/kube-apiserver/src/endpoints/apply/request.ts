@@ -7,7 +7,7 @@
 import { parse } from 'yaml';
 import { badRequest, invalid, type FieldError } from '../../api/errors.js';
 import type { KubeObject } from '../../api/types.js';
-import { isObject } from './schema.js';
+import { isRecord } from '@landscape/apimachinery';
 
 /** validation.FieldManagerMaxLength. */
 export const FIELD_MANAGER_MAX_LENGTH = 128;
@@ -122,7 +122,7 @@ export function parseApplyBody(text: string): KubeObject {
     throw badRequest(`error decoding YAML: ${(e as Error).message}`);
   }
   if (doc === null || doc === undefined) return {} as KubeObject;
-  if (!isObject(doc)) {
+  if (!isRecord(doc)) {
     throw badRequest(
       `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonKind(doc)} into Go value of type map[string]interface {}`,
     );

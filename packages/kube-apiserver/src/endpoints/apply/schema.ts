@@ -9,6 +9,7 @@
 import { apiVersionOf } from '../../registry/kinds.js';
 import type { JSONSchemaProps, ResourceDef } from '../../api/types.js';
 import { key, setValue, type KeyField, type PathElement } from './path.js';
+import { isRecord } from '@landscape/apimachinery';
 
 /** undefined: deduced from the value. */
 export type Schema = JSONSchemaProps | undefined;
@@ -38,13 +39,9 @@ export interface TypeContext {
 const SCALAR: TypeInfo = { kind: 'scalar' };
 const STRING: JSONSchemaProps = { type: 'string' };
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function deduced(value: unknown): TypeInfo {
   if (Array.isArray(value)) return { kind: 'list', listType: 'atomic', keys: [], items: undefined };
-  if (isObject(value)) return { kind: 'map', atomic: false, fields: {}, elements: { schema: undefined } };
+  if (isRecord(value)) return { kind: 'map', atomic: false, fields: {}, elements: { schema: undefined } };
   return SCALAR;
 }
 
@@ -108,11 +105,11 @@ function defaultOf(items: Schema, name: string): unknown {
 /** The element naming a list item (listItemToPathElement); a string is the error. */
 export function itemElement(t: ListType, item: unknown): PathElement | string {
   if (t.listType === 'set') {
-    if (isObject(item)) return "associative list without keys has an element that's a map type";
+    if (isRecord(item)) return "associative list without keys has an element that's a map type";
     return setValue(item);
   }
   if (item === null) return 'associative list with keys may not have a null element';
-  if (!isObject(item)) return 'associative list with keys may not have non-map elements';
+  if (!isRecord(item)) return 'associative list with keys may not have non-map elements';
   const fields: KeyField[] = [];
   for (const name of t.keys) {
     const v = item[name] ?? defaultOf(t.items, name);

@@ -8,7 +8,6 @@ import { FieldSet } from './fieldset.js';
 import { field, pathString, serializeElement, type Path, type PathElement } from './path.js';
 import {
   entrySchema,
-  isObject,
   itemElement,
   resolve,
   type ListType,
@@ -16,6 +15,7 @@ import {
   type Schema,
   type TypeContext,
 } from './schema.js';
+import { isRecord } from '@landscape/apimachinery';
 
 class SetWalker {
   readonly set = new FieldSet();
@@ -37,7 +37,7 @@ class SetWalker {
       this.set.insert(path);
       return;
     }
-    if (!isObject(v)) return;
+    if (!isRecord(v)) return;
     for (const [k, child] of Object.entries(v)) {
       if (child === undefined) continue;
       const entry = entrySchema(t, k);
@@ -100,12 +100,12 @@ export interface Comparison {
 function isEmptyish(v: unknown): boolean {
   if (v === undefined || v === null) return true;
   if (Array.isArray(v)) return v.length === 0;
-  return isObject(v) && Object.values(v).every((x) => x === undefined);
+  return isRecord(v) && Object.values(v).every((x) => x === undefined);
 }
 
 function holds(kind: 'map' | 'list', v: unknown): boolean {
   if (v === undefined || v === null) return true;
-  return kind === 'list' ? Array.isArray(v) : isObject(v);
+  return kind === 'list' ? Array.isArray(v) : isRecord(v);
 }
 
 /** Whether the comparison descends into a node (a granular map or list with content on one side). */
@@ -153,8 +153,8 @@ class CompareWalker {
   }
 
   private walkMap(t: MapType, l: unknown, r: unknown, path: Path): void {
-    const lm = isObject(l) ? l : {};
-    const rm = isObject(r) ? r : {};
+    const lm = isRecord(l) ? l : {};
+    const rm = isRecord(r) ? r : {};
     const keys = new Set([...Object.keys(lm), ...Object.keys(rm)]);
     for (const k of keys) {
       if (lm[k] === undefined && rm[k] === undefined) continue;

@@ -5,7 +5,7 @@
 import type { KubeObject, PrinterColumn } from '../../api/types.js';
 import { CREATION_TIMESTAMP } from './descriptions.js';
 import { humanDuration, parseRFC3339, printJSONPathValue } from './format.js';
-import { findResults, parseJSONPath, type PathNode } from './jsonpath.js';
+import { findResults, parseJSONPath, type PathNode } from '@landscape/apimachinery';
 
 export interface ColumnDefinition {
   name: string;

@@ -3,6 +3,7 @@
  * `duration.HumanDuration`, metav1.Time parsing, `fmt` printing of JSON values (what client-go's
  * JSONPath `PrintResults` writes), label and label-selector strings.
  */
+import { asRecord, isInt64, labelSelectorAsSelector } from '@landscape/apimachinery';
 
 /** `duration.HumanDuration`: ~2-3 significant figures; up to 2s in the future counts as now. */
 export function humanDuration(ms: number): string {
@@ -76,13 +77,6 @@ export function rfc3339UTC(value: unknown): string {
   return new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-const INT64_LIMIT = 2 ** 63;
-
-/** Whether a JSON number decodes to int64 in Go's unstructured objects (else float64). */
-export function isInt64(n: number): boolean {
-  return Number.isInteger(n) && Math.abs(n) < INT64_LIMIT;
-}
-
 /** `fmt.Sprint(float64)`: %g with the shortest digits, exponent form below 1e-4 and from 1e6. */
 export function goFloat(n: number): string {
   if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf';
@@ -134,49 +128,21 @@ export function formatLabels(map: unknown): string {
   return entries.length ? entries.map(([k, v]) => `${k}=${str(v)}`).join(',') : '<none>';
 }
 
-interface Requirement {
-  key: string;
-  text: string;
-}
-
-/** Operator: [needs values, text of the requirement]. */
-const OPERATORS: Record<string, [boolean, (key: string, list: string) => string]> = {
-  In: [true, (key, list) => `${key} in (${list})`],
-  NotIn: [true, (key, list) => `${key} notin (${list})`],
-  Exists: [false, (key) => key],
-  DoesNotExist: [false, (key) => `!${key}`],
-};
-
-function expressionRequirement(expr: Record<string, unknown>): Requirement | undefined {
-  const key = str(expr.key);
-  const values = asArray(expr.values).map(str);
-  const operator = OPERATORS[str(expr.operator)];
-  if (!operator || operator[0] !== values.length > 0) return undefined;
-  const list = values.length === 1 ? values[0] : [...values].sort(byCodePoint).join(',');
-  return { key, text: operator[1](key, list) };
-}
-
 /** `metav1.LabelSelectorAsSelector(s).String()`; `<invalid>` where Go returns an error. */
 export function formatLabelSelector(selector: unknown): string {
   const s = asRecord(selector);
-  const requirements: Requirement[] = Object.entries(asRecord(s.matchLabels)).map(([k, v]) => ({
-    key: k,
-    text: `${k}=${String(v)}`,
-  }));
-  for (const expr of Array.isArray(s.matchExpressions) ? s.matchExpressions : []) {
-    const r = expressionRequirement(asRecord(expr));
-    if (!r) return '<invalid>';
-    requirements.push(r);
-  }
-  requirements.sort((a, b) => byCodePoint(a.key, b.key));
-  return requirements.map((r) => r.text).join(',');
+  const matchLabels = Object.fromEntries(
+    Object.entries(asRecord(s.matchLabels)).map(([k, v]) => [k, String(v)]),
+  );
+  const matchExpressions = asArray(s.matchExpressions).map((e) => {
+    const expr = asRecord(e);
+    return { key: str(expr.key), operator: str(expr.operator), values: asArray(expr.values).map(str) };
+  });
+  const converted = labelSelectorAsSelector({ matchLabels, matchExpressions });
+  return converted.ok ? converted.text : '<invalid>';
 }
 
-export function asRecord(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
+export { asRecord };
 
 export function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];

@@ -14,6 +14,7 @@
 import { WATCH_EVENT_TYPES, type StoreEvent, type WatchEventType } from '../store.js';
 import type { KubeObject } from '../../api/types.js';
 import { eventKey } from './state.js';
+import { isRecord } from '@landscape/apimachinery';
 
 export const LOG_FILE = 'wal.log';
 export const SNAPSHOT_FILE = 'snapshot.json';
@@ -38,9 +39,6 @@ export function encodeHeader(after: number): string {
 export function encodeEvent(e: StoreEvent): string {
   return `{"rv":${e.rv},"type":"${e.type}","resource":${JSON.stringify(e.resource)},"object":${JSON.stringify(e.object)}}\n`;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isRV = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 

@@ -1,11 +1,17 @@
 /**
- * The part of client-go's JSONPath (k8s.io/client-go/util/jsonpath) that printer columns use, with
- * its semantics: `.field` (`\.` escapes a dot), `..field`, `.*`, `[n]`, `[-n]`, `[a:b:c]`, `[*]`,
+ * JSONPath as client-go has it (k8s.io/client-go/util/jsonpath/{parser,jsonpath}.go), the part that
+ * printer columns use, with its semantics: `.field` (`\.` escapes a dot), `..field`, `.*`, `[n]`, `[-n]`, `[a:b:c]`, `[*]`,
  * `['key']`, and filters `[?(@.a.b == "x")]` (==, !=, <, >, <=, >=, or existence), with missing keys
  * allowed (`AllowMissingKeys(true)`, as the CRD table convertor sets it). Errors are thrown where
  * client-go returns one (a non-list indexed or filtered, an index out of range, incomparable types).
  */
-import { isInt64 } from './format.js';
+
+const INT64_LIMIT = 2 ** 63;
+
+/** A JSON number Go decodes as an int64 (whole, in range); others are float64. */
+export function isInt64(n: number): boolean {
+  return Number.isInteger(n) && Math.abs(n) < INT64_LIMIT;
+}
 
 type Slice = [number | undefined, number | undefined, number | undefined];
 
