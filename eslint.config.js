@@ -44,7 +44,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'packages/*/test/**/*.ts', '**/*.test.ts'],
-    rules: { complexity: 'off' },
+    // test tables are long: the 400-line limit is for product code
+    files: ['test/**/*.ts', 'packages/*/test/**/*.ts', '**/*.test.ts', '**/*.fixtures.ts'],
+    rules: { complexity: 'off', 'max-lines': 'off' },
   },
 );
