@@ -4,7 +4,9 @@
  * pkg/registry/core/secret/strategy.go): a Namespace gets its `kubernetes` finalizer and phase
  * Active on create, phase Terminating when marked deleted, is held by its spec.finalizers and has
  * the `finalize` subresource; a Secret's stringData is folded into data and its type defaults to
- * Opaque on create and update.
+ * Opaque on create and update. The core kinds' field labels (pkg/registry/core/<kind>/strategy.go
+ * GetAttrs / ToSelectableFields) and the kinds whose field label conversion funcs word an unknown
+ * label "field label not supported" are here too.
  */
 import { readPath, writePath } from '../api/objects.js';
 import type { KubeObject } from '../api/types.js';
@@ -38,10 +40,56 @@ export const NAMESPACE_STRATEGY: KindStrategy = {
   prepareForDelete: (_def, obj) => writePath(obj, '.status.phase', 'Terminating'),
   pendingFinalizers: (obj) => (readPath(obj, '.spec.finalizers') as string[] | undefined) ?? [],
   subresources: ['finalize'],
+  fieldLabels: { 'status.phase': '.status.phase' },
+  legacyFieldLabelErrors: true,
 };
 
 /** core/v1 Secret (no status subresource). */
 export const SECRET_STRATEGY: KindStrategy = {
   prepareForCreate: (_def, obj) => secretOnWrite(obj),
   prepareForUpdate: (_def, _prev, next) => secretOnWrite(next),
+  fieldLabels: { type: '.type' },
+  legacyFieldLabelErrors: true,
 };
+
+/** core/v1 Pod: its field labels (a Pod's writes have no rules beyond its schema here). */
+export const POD_STRATEGY: KindStrategy = {
+  fieldLabels: {
+    'spec.nodeName': '.spec.nodeName',
+    'spec.restartPolicy': '.spec.restartPolicy',
+    'spec.schedulerName': '.spec.schedulerName',
+    'spec.serviceAccountName': '.spec.serviceAccountName',
+    'spec.hostNetwork': '.spec.hostNetwork',
+    'status.phase': '.status.phase',
+    'status.podIP': '.status.podIP',
+    'status.nominatedNodeName': '.status.nominatedNodeName',
+  },
+  legacyFieldLabelErrors: true,
+};
+
+/** core/v1 Event: its field labels (`kubectl get events --field-selector involvedObject.name=web`). */
+export const EVENT_STRATEGY: KindStrategy = {
+  fieldLabels: {
+    'involvedObject.kind': '.involvedObject.kind',
+    'involvedObject.namespace': '.involvedObject.namespace',
+    'involvedObject.name': '.involvedObject.name',
+    'involvedObject.uid': '.involvedObject.uid',
+    'involvedObject.apiVersion': '.involvedObject.apiVersion',
+    'involvedObject.resourceVersion': '.involvedObject.resourceVersion',
+    'involvedObject.fieldPath': '.involvedObject.fieldPath',
+    reason: '.reason',
+    reportingComponent: '.reportingComponent',
+    source: '.source.component',
+    type: '.type',
+  },
+  legacyFieldLabelErrors: true,
+};
+
+/** core/v1 Node: its field labels. */
+export const NODE_STRATEGY: KindStrategy = {
+  fieldLabels: { 'spec.unschedulable': '.spec.unschedulable' },
+  legacyFieldLabelErrors: true,
+};
+
+/** core/v1 Service and ReplicationController: only their field label conversion's wording. */
+export const LEGACY_FIELD_LABEL_STRATEGY: KindStrategy = { legacyFieldLabelErrors: true };

@@ -47,4 +47,6 @@ export const GENERIC_STRATEGY: RestStrategy = {
   prepareForDelete: (_def, obj) => obj,
   pendingFinalizers: () => [],
   subresources: [],
+  fieldLabels: {},
+  legacyFieldLabelErrors: false,
 };

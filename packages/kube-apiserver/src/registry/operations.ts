@@ -86,17 +86,6 @@ export function groupResource(def: ResourceDef): GroupResource {
   return { group: def.group, resource: def.plural };
 }
 
-/** Core kinds whose field label conversion funcs word an unsupported label as "field label not supported". */
-const LEGACY_FIELD_LABEL_KINDS = [
-  'Pod',
-  'Node',
-  'Event',
-  'Namespace',
-  'Secret',
-  'Service',
-  'ReplicationController',
-] as const;
-
 export class Operations {
   constructor(
     private readonly store: Store,
@@ -112,8 +101,7 @@ export class Operations {
   /** A matcher for the list/watch selectors of a request (throws 400 on a bad selector). */
   matcher(def: ResourceDef, opts: ListOptions): (obj: KubeObject) => boolean {
     const labels = parseLabelSelector(opts.labelSelector);
-    const legacy =
-      def.builtin && !def.group && (LEGACY_FIELD_LABEL_KINDS as readonly string[]).includes(def.kind);
+    const legacy = strategyFor(def).legacyFieldLabelErrors;
     const fields = parseFieldSelector(opts.fieldSelector, fieldLabels(def), legacy);
     return (obj) =>
       requirementsMatch(labels, obj.metadata.labels) && matchesFields(fields, objectFieldValues(def, obj));

@@ -34,6 +34,13 @@ export interface RestStrategy {
   pendingFinalizers(obj: KubeObject): readonly string[];
   /** Subresources of this kind beyond status and scale (namespaces/finalize, shoots/binding). */
   readonly subresources: readonly string[];
+  /**
+   * GetAttrs: the field labels a fieldSelector may use beyond metadata.name and
+   * metadata.namespace, each with its path in the object (`status.phase` → `.status.phase`).
+   */
+  readonly fieldLabels: Readonly<Record<string, string>>;
+  /** Whether the kind's field label conversion words an unknown label "field label not supported" (core kinds). */
+  readonly legacyFieldLabelErrors: boolean;
 }
 
 /** A kind's strategy as written in the table: only what differs from the generic strategy. */

@@ -53,6 +53,19 @@ describe('strategyFor', () => {
     });
   });
 
+  it.each([
+    ['', 'Pod', 'spec.nodeName', true],
+    ['', 'Event', 'involvedObject.name', true],
+    ['', 'Service', undefined, true],
+    ['apps', 'Deployment', undefined, false],
+    ['example.com', 'Pod', undefined, false],
+  ])('%s/%s: field label %s, core wording %s', (group, kind, label, legacy) => {
+    const s = strategyFor(def(group, kind));
+    if (label) expect(Object.keys(s.fieldLabels)).toContain(label);
+    else expect(s.fieldLabels).toEqual({});
+    expect(s.legacyFieldLabelErrors).toBe(legacy);
+  });
+
   it('validates RBAC objects on create', () => {
     const role = def('rbac.authorization.k8s.io', 'Role');
     const bad = obj({ rules: [{ verbs: [] }] });

@@ -9,6 +9,7 @@
  * | -------------------------------------- | --------------------------------------------------------- |
  * | core Namespace                         | finalizer + phase on create, Terminating, `finalize`      |
  * | core Secret                            | stringData folded into data, type Opaque                  |
+ * | core Pod, Event, Node, Namespace, Secret | field labels; core kinds: field label error wording     |
  * | rbac Role, ClusterRole, *RoleBinding   | defaults + ValidateRole…; roleRef immutable               |
  * | core.gardener.cloud Shoot              | operation annotation raises generation; seedName rules;   |
  * |                                        | `binding` subresource                                     |
@@ -18,7 +19,14 @@
 import type { ResourceDef } from '../api/types.js';
 import { prepareRbacWrite, RBAC_KINDS } from '../auth/rbac/validation.js';
 import { RBAC_GROUP } from '../auth/rbac/types.js';
-import { NAMESPACE_STRATEGY, SECRET_STRATEGY } from './core-strategy.js';
+import {
+  EVENT_STRATEGY,
+  LEGACY_FIELD_LABEL_STRATEGY,
+  NAMESPACE_STRATEGY,
+  NODE_STRATEGY,
+  POD_STRATEGY,
+  SECRET_STRATEGY,
+} from './core-strategy.js';
 import { GENERIC_STRATEGY, keepStatus } from './generic-strategy.js';
 import type { KindStrategy, RestStrategy } from './rest-strategy.js';
 import { checkSeedManagementStatusUpdate, prepareSeedManagementUpdate } from './seedmanagement-strategy.js';
@@ -47,6 +55,11 @@ const SEED_MANAGEMENT_STRATEGY: KindStrategy = {
 const KINDS: Record<string, KindStrategy> = {
   '/Namespace': NAMESPACE_STRATEGY,
   '/Secret': SECRET_STRATEGY,
+  '/Pod': POD_STRATEGY,
+  '/Event': EVENT_STRATEGY,
+  '/Node': NODE_STRATEGY,
+  '/Service': LEGACY_FIELD_LABEL_STRATEGY,
+  '/ReplicationController': LEGACY_FIELD_LABEL_STRATEGY,
   ...Object.fromEntries(RBAC_KINDS.map((kind) => [`${RBAC_GROUP}/${kind}`, RBAC_STRATEGY])),
   [`${SHOOT_GROUP}/Shoot`]: SHOOT_STRATEGY,
   [`${SHOOT_GROUP}/Seed`]: SEED_MANAGEMENT_STRATEGY,
