@@ -23,7 +23,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { isRecord, parseGoDuration } from '@landscape/apimachinery';
+import { isQualifiedName, isRecord, isValidLabelValue, parseGoDuration } from '@landscape/apimachinery';
 import { envValue, type ConfigResult, type EnvOverride } from '../config/index.js';
 
 import { at, canonicalKeys, PROBER_SHAPE, WEEDER_SHAPE, type Shape } from './keys.js';
@@ -209,20 +209,10 @@ export type DependentResourceInfo = ProberConfig['dependentResourceInfos'][numbe
 export type ScaleInfo = NonNullable<DependentResourceInfo['scaleUp']>;
 
 // Label selectors, checked as metav1.LabelSelectorAsSelector checks them.
-const NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$/;
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-function isLabelKey(key: string): boolean {
-  const slash = key.lastIndexOf('/');
-  const name = slash < 0 ? key : key.slice(slash + 1);
-  const prefix = slash < 0 ? undefined : key.slice(0, slash);
-  if (prefix !== undefined && (prefix.length > 253 || !SUBDOMAIN.test(prefix))) return false;
-  return name.length <= 63 && NAME.test(name);
-}
-const isLabelValue = (v: string): boolean => v === '' || (v.length <= 63 && NAME.test(v));
-
-const labelKey = z.string().refine(isLabelKey, 'must be a qualified label key such as "gardener.cloud/role"');
-const labelValue = z.string().refine(isLabelValue, 'must be a label value');
+const labelKey = z
+  .string()
+  .refine(isQualifiedName, 'must be a qualified label key such as "gardener.cloud/role"');
+const labelValue = z.string().refine(isValidLabelValue, 'must be a label value');
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
 
@@ -246,7 +236,7 @@ export const LabelSelectorSchema = z.strictObject(
     matchLabels: z
       .record(z.string(), labelValue)
       .superRefine((labels, ctx) => {
-        for (const key of Object.keys(labels).filter((k) => !isLabelKey(k))) {
+        for (const key of Object.keys(labels).filter((k) => !isQualifiedName(k))) {
           ctx.addIssue({ code: 'custom', path: [key], message: 'must be a qualified label key' });
         }
       })

@@ -11,3 +11,4 @@ export * from './meta.js';
 export * from './metatime.js';
 export * from './quantity.js';
 export * from './quote.js';
+export * from './validation.js';

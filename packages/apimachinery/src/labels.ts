@@ -12,11 +12,11 @@
  * - `selectorString` prints as Selector.String() (kubectl, the `labelSelector` query parameter,
  *   the scale subresource): requirements sorted by key, values of a set sorted.
  *
- * Where this differs: keys and values are checked by regular expressions (not validation.go's
- * full rules), and only when a string is parsed.
+ * Where this differs: keys and values are checked (validation.ts) only when a string is parsed.
  */
 import type { LabelSelector, LabelSelectorRequirement } from './meta.js';
 import { goStringSlice, goQuote } from './quote.js';
+import { isQualifiedName, isValidLabelValue } from './validation.js';
 
 /** selection.Operator: the operators of a parsed selector. */
 export const SELECTOR_OPERATORS = ['=', '==', '!=', 'in', 'notin', 'exists', '!', 'gt', 'lt'] as const;
@@ -32,9 +32,6 @@ export interface LabelRequirement {
 /** A syntax error of a selector string; the message is labels.Parse's. */
 export class SelectorParseError extends Error {}
 
-const KEY =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const INTEGER = /^-?\d+$/;
 
 /** Splits on commas that are not inside parentheses. */
@@ -59,13 +56,12 @@ function parseError(detail: string): SelectorParseError {
 }
 
 function checkKey(key: string, whole: string): string {
-  if (!KEY.test(key) || key.length > 316)
-    throw parseError(`invalid label key "${key}" in selector "${whole}"`);
+  if (!isQualifiedName(key)) throw parseError(`invalid label key "${key}" in selector "${whole}"`);
   return key;
 }
 
 function checkValue(value: string, whole: string): string {
-  if (value.length > 63 || !VALUE.test(value)) {
+  if (!isValidLabelValue(value)) {
     throw parseError(`invalid label value "${value}" in selector "${whole}"`);
   }
   return value;
