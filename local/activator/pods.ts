@@ -5,6 +5,7 @@
  * replica as a kubelet would.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { formatTime } from '@landscape/apimachinery';
 import { GVK } from '../../shared/api/gvk.js';
 import { createKubeClient, isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
@@ -46,7 +47,7 @@ export function replicaPod(
 }
 
 function runningStatus(now: Date): Record<string, unknown> {
-  const t = now.toISOString().replace(/\.\d+Z$/, 'Z');
+  const t = formatTime(now);
   return {
     phase: 'Running',
     podIP: '127.0.0.1',

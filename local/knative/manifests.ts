@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { isRecord } from '@landscape/apimachinery';
 import { loadManifests, yamlFiles, type BrokerConfig, type Trigger } from '../../triggers/broker/index.js';
 import {
   ManifestError as SourceManifestError,
@@ -64,7 +65,7 @@ function mappings(text: string): Record<string, unknown>[] {
   return parseAllDocuments(text)
     .filter((doc) => doc.errors.length === 0)
     .map((doc): unknown => doc.toJS())
-    .filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));
+    .filter(isRecord);
 }
 
 /** `namespace/name` → metadata.labels of every Knative Service read (what SinkBindings select on). */

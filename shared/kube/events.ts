@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GVK } from '../api/gvk.js';
-import type { ObjectMeta } from '@landscape/apimachinery';
+import { formatTime, type ObjectMeta } from '@landscape/apimachinery';
 import type { KubeClient } from './client.js';
 import { isAlreadyExists } from './errors.js';
 import type { Logger } from '../log/index.js';
@@ -47,10 +47,6 @@ interface EventObject {
   [field: string]: unknown;
 }
 
-function time(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 function clip(message: string): string {
   return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message;
 }
@@ -67,7 +63,7 @@ export function eventName(involved: InvolvedObject, event: ObjectEvent): string 
 
 /** What every Event says besides its name and object: what happened, who saw it, when, once. */
 function eventFields(event: ObjectEvent, component: string, now: Date): Record<string, unknown> {
-  const t = time(now);
+  const t = formatTime(now);
   return {
     type: event.type,
     reason: event.reason,
@@ -135,7 +131,7 @@ async function bump(client: KubeClient, fresh: EventObject, now: Date): Promise<
   await client.mergePatch(
     GVK.Event,
     { namespace, name },
-    { count: (old.count ?? 1) + 1, lastTimestamp: time(now) },
+    { count: (old.count ?? 1) + 1, lastTimestamp: formatTime(now) },
   );
 }
 

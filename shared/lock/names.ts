@@ -49,6 +49,4 @@ export function expectedSyncObjectName(prefix: string, uid: string): string {
 }
 
 /** metav1.Time as the API server writes it: RFC 3339 in UTC, whole seconds. */
-export function metaTime(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export { formatTime as metaTime } from '@landscape/apimachinery';

@@ -31,9 +31,7 @@ export function clone<T>(v: T): T {
 }
 
 /** RFC 3339 with second precision, as metav1.Time serializes. */
-export function timestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export { formatTime as timestamp } from '@landscape/apimachinery';
 
 export function newUid(): string {
   return randomUUID();

@@ -3,6 +3,7 @@
  * know are dropped (and reported, so fieldValidation=Strict can refuse them and Warn can warn),
  * and `null` values are dropped where the schema does not say `nullable`.
  */
+import { isRecord } from '@landscape/apimachinery';
 import type { JSONSchemaProps } from '../api/types.js';
 
 export const OBJECT_META_FIELDS = [
@@ -40,10 +41,6 @@ const DROP = Symbol('drop');
 
 function join(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function keepsUnknown(schema: JSONSchemaProps): boolean {
@@ -113,7 +110,7 @@ function pruneNode(
 ): unknown {
   if (value === null) return schema.nullable ? null : DROP;
   if (Array.isArray(value)) return pruneArray(value, schema, path, unknown);
-  if (!isPlainObject(value)) return value;
+  if (!isRecord(value)) return value;
   if (describesFields(schema, top)) return pruneObject(value, schema, path, unknown, top);
   if (schema.type === 'object' && !keepsUnknown(schema)) {
     // An object schema with neither properties nor additionalProperties keeps nothing.

@@ -29,6 +29,7 @@
  * (both seeds need `spec.backup` and the same internal domain), are not checked;
  * "Requested changes" lists the changed top-level spec fields, not go-test/deep's diff.
  */
+import { asRecord } from '@landscape/apimachinery';
 import { forbidden, invalid, StatusError, type StatusReason } from '../api/errors.js';
 import { isGardenerShoot } from './shoot-strategy.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
@@ -57,14 +58,8 @@ export function bindingDiscoveryEntry(def: ResourceDef): Record<string, unknown>
   };
 }
 
-type Obj = Record<string, unknown>;
-
-function obj(v: unknown): Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {};
-}
-
 function seedNameOf(shoot: KubeObject): string | undefined {
-  const v = obj(shoot.spec).seedName;
+  const v = asRecord(shoot.spec).seedName;
   return typeof v === 'string' ? v : undefined;
 }
 
@@ -80,8 +75,8 @@ function plainError(message: string): StatusError {
 }
 
 function specFieldsChanged(prev: KubeObject, next: KubeObject): string[] {
-  const a = obj(prev.spec);
-  const b = obj(next.spec);
+  const a = asRecord(prev.spec);
+  const b = asRecord(next.spec);
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
   return keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
@@ -102,7 +97,7 @@ function validateShoot(prev: KubeObject, next: KubeObject): void {
   }
   const changed = specFieldsChanged(prev, next);
   if (next.metadata.deletionTimestamp && changed.length > 0) {
-    const requested = changed.map((k) => `${k}: ${JSON.stringify(obj(next.spec)[k]) ?? '<nil>'}`);
+    const requested = changed.map((k) => `${k}: ${JSON.stringify(asRecord(next.spec)[k]) ?? '<nil>'}`);
     throw invalid('Shoot', GR.group, name, [
       {
         type: 'FieldValueForbidden',
@@ -134,8 +129,8 @@ export function checkShootUpdate(def: ResourceDef, prev: KubeObject, next: KubeO
 }
 
 function tolerated(seed: KubeObject, shoot: KubeObject): boolean {
-  const taints = (obj(seed.spec).taints ?? []) as { key?: string; value?: string }[];
-  const tolerations = (obj(shoot.spec).tolerations ?? []) as { key?: string; value?: string }[];
+  const taints = (asRecord(seed.spec).taints ?? []) as { key?: string; value?: string }[];
+  const tolerations = (asRecord(shoot.spec).tolerations ?? []) as { key?: string; value?: string }[];
   if (taints.length === 0) return true;
   if (taints.length > tolerations.length) return false;
   const values = new Map(tolerations.map((t) => [t.key, t.value ?? '']));
@@ -147,7 +142,7 @@ export function shootsOnSeed(shoots: KubeObject[], seedName: string): number {
   let n = 0;
   for (const s of shoots) {
     const spec = seedNameOf(s) ?? '';
-    const status = obj(s.status).seedName;
+    const status = asRecord(s.status).seedName;
     if (spec === seedName) n++;
     if (status === seedName && spec !== seedName) n++;
   }
@@ -155,7 +150,7 @@ export function shootsOnSeed(shoots: KubeObject[], seedName: string): number {
 }
 
 function allocatableShoots(seed: KubeObject): number | undefined {
-  const v = obj(obj(seed.status).allocatable).shoots;
+  const v = asRecord(asRecord(seed.status).allocatable).shoots;
   if (typeof v === 'number') return v;
   if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
   return undefined;
@@ -218,9 +213,9 @@ export function prepareShootBinding(prev: KubeObject, incoming: KubeObject, seed
     throw plainError('update of binding rejected, shoot is already assigned to the same seed');
   if (before !== undefined) checkReschedule(prev, next);
   checkSchedulingConstraints(next, after!, seeds);
-  const lastOperation = obj(obj(prev.status).lastOperation);
+  const lastOperation = asRecord(asRecord(prev.status).lastOperation);
   if (before === undefined && lastOperation.type === 'Create' && lastOperation.state === 'Pending') {
-    const status = { ...obj(prev.status) };
+    const status = { ...asRecord(prev.status) };
     delete status.lastOperation;
     next.status = status;
   }

@@ -13,6 +13,7 @@
  * expirationSeconds is under 600 or over 2^32; bound objects (Pod, Secret, Node) must exist (404),
  * match a given uid (409) and, for a Pod, run as this service account (400).
  */
+import { formatTime } from '@landscape/apimachinery';
 import { badRequest, conflict, invalid, notFound, type FieldError } from '../../api/errors.js';
 import type { JSONSchemaProps, KubeObject, ResourceDef } from '../../api/types.js';
 import { int64, kindProps, obj, str, stringList } from '../../registry/builtins/schema.js';
@@ -190,10 +191,6 @@ function boundObjects(o: CreateTokenRequestOptions, ref: BoundObjectReference | 
   return { pod: self, node: { name: nodeName, uid: node?.metadata.uid ?? '' } };
 }
 
-function timestamp(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 /** Serves a TokenRequest: the TokenRequest to answer with 201, or throws the StatusError. */
 export function createTokenRequest(o: CreateTokenRequestOptions): KubeObject {
   checkTarget(o);
@@ -219,7 +216,12 @@ export function createTokenRequest(o: CreateTokenRequestOptions): KubeObject {
   return {
     kind: 'TokenRequest',
     apiVersion: `${GROUP}/v1`,
-    metadata: { ...o.body.metadata, name: o.name, namespace: o.namespace, creationTimestamp: timestamp(now) },
+    metadata: {
+      ...o.body.metadata,
+      name: o.name,
+      namespace: o.namespace,
+      creationTimestamp: formatTime(now),
+    },
     spec: { audiences, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
     status: { token: issued.token, expirationTimestamp: issued.expirationTimestamp },
   };
