@@ -41,6 +41,8 @@ export interface Bundle {
   name: string;
   file: string;
   bytes: number;
+  /** Copied from the cache folder rather than built (only with `cacheDir`). */
+  cached?: boolean;
 }
 
 /** The function folders (those with a handler.ts), sorted. */
@@ -152,12 +154,41 @@ export async function bundleFunction(o: BundleOptions): Promise<Bundle> {
   const dir = join(o.outDir, o.name);
   const file = join(dir, o.kind === 'server' ? 'server.js' : 'index.js');
   await mkdir(dir, { recursive: true });
-  const bytes = await fromCache(cached, dir);
-  if (bytes !== undefined) return { name: o.name, file, bytes };
-  const built = await buildFunction(o);
+  const hit = await fromCache(cached, dir);
+  if (hit !== undefined) return { name: o.name, file, bytes: hit, cached: true };
   await mkdir(o.cacheDir, { recursive: true });
-  await toCache(cached, dir, { bytes: built.bytes, inputs: await inputStats(built.inputs) });
-  return { name: built.name, file: built.file, bytes: built.bytes };
+  // one builder per bundle: a second landscape starting meanwhile waits for the first one's build
+  const release = await buildLock(`${cached}.lock`);
+  try {
+    const bytes = await fromCache(cached, dir);
+    if (bytes !== undefined) return { name: o.name, file, bytes, cached: true };
+    const built = await buildFunction(o);
+    await toCache(cached, dir, { bytes: built.bytes, inputs: await inputStats(built.inputs) });
+    return { name: built.name, file: built.file, bytes: built.bytes, cached: false };
+  } finally {
+    await release();
+  }
+}
+
+/** A lock older than this is taken as left by a builder that died. */
+const STALE_LOCK_MS = 120_000;
+
+/**
+ * Waits until this process holds the lock directory `lock` (mkdir is atomic), or until a lock
+ * held elsewhere is stale; returns its release.
+ */
+async function buildLock(lock: string): Promise<() => Promise<void>> {
+  for (;;) {
+    try {
+      await mkdir(lock);
+      return () => rm(lock, { recursive: true, force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const st = await stat(lock).catch(() => undefined);
+      if (st && Date.now() - st.mtimeMs > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }
 
 async function buildFunction(o: BundleOptions): Promise<Bundle & { inputs: string[] }> {

@@ -1,6 +1,7 @@
 /**
  * local/bundle.ts with a cache folder: the second build of unchanged sources is a copy of the
- * first; a changed source builds again; two stores of one key at once leave one valid entry.
+ * first; a changed source builds again; two stores of one key at once leave one valid entry; two
+ * landscapes starting at once build a changed bundle once (the other waits and copies it).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -53,4 +54,16 @@ it('stays valid when two builders store the same bundle at once', async () => {
   const z = await bundleFunction(options('f'));
   expect(readFileSync(z.file, 'utf8')).toBe(readFileSync(x.file, 'utf8'));
   expect(readdirSync(join(root, 'cache')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+}, 60_000);
+
+it('builds a changed bundle once when two landscapes start at once: the other waits for it', async () => {
+  writeFileSync(
+    join(root, 'functions', 'echo', 'handler.ts'),
+    "import * as ff from '@google-cloud/functions-framework';\nff.cloudEvent('echo', () => console.log('v3'));\n",
+  );
+  const both = await Promise.all([bundleFunction(options('g')), bundleFunction(options('h'))]);
+  expect(both.map((b) => b.cached).sort()).toEqual([false, true]);
+  expect(readFileSync(both[0].file, 'utf8')).toContain('v3');
+  expect(readFileSync(both[1].file, 'utf8')).toBe(readFileSync(both[0].file, 'utf8'));
+  expect(readdirSync(join(root, 'cache')).filter((f) => f.endsWith('.lock'))).toEqual([]);
 }, 60_000);
