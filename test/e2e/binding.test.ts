@@ -47,9 +47,11 @@ async function apply(docs: unknown[]): Promise<void> {
 const getShoot = async (name: string): Promise<Shoot> =>
   (await l.getJson(['shoot', name, '-n', NS, '--show-managed-fields'])) as Shoot;
 
+/** The audit log's complete lines (the server appends while we read: a last line without its newline is left for later). */
 function auditEvents(): AuditEvent[] {
   return readFileSync(auditLog, 'utf8')
     .split('\n')
+    .slice(0, -1)
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as AuditEvent);
 }
@@ -147,8 +149,16 @@ it(
     );
     expect((await getShoot('nowhere')).spec.seedName).toBeUndefined();
     // the patch reached the API server and was answered 403 (the scheduler's writes are status patches)
-    const main = auditEvents().filter(
-      (e) => e.verb === 'patch' && e.objectRef?.name === 'nowhere' && e.objectRef.subresource === undefined,
+    const main = await until(
+      "the refused patch's line in the audit log",
+      () => {
+        const m = auditEvents().filter(
+          (e) =>
+            e.verb === 'patch' && e.objectRef?.name === 'nowhere' && e.objectRef.subresource === undefined,
+        );
+        return m.length > 0 ? m : undefined;
+      },
+      { timeoutMs: 20_000, context },
     );
     expect(main.map((e) => e.responseStatus.code)).toEqual([403]);
   },
@@ -171,11 +181,21 @@ it(
     expect(bound.metadata.managedFields).toContainEqual(
       expect.objectContaining({ manager: 'gardener-scheduler', operation: 'Update', subresource: 'binding' }),
     );
-    const writes = auditEvents().filter(
-      (e) =>
-        e.objectRef?.resource === 'shoots' &&
-        e.objectRef.name === 'fits' &&
-        ['update', 'patch'].includes(e.verb),
+    const shootWrites = (): AuditEvent[] =>
+      auditEvents().filter(
+        (e) =>
+          e.objectRef?.resource === 'shoots' &&
+          e.objectRef.name === 'fits' &&
+          ['update', 'patch'].includes(e.verb),
+      );
+    // the audit log is written after the response: wait for the binding's line
+    const writes = await until(
+      'the binding write in the audit log',
+      () => {
+        const w = shootWrites();
+        return w.some((e) => e.objectRef?.subresource === 'binding') ? w : undefined;
+      },
+      { timeoutMs: 20_000, context },
     );
     expect(writes).toContainEqual(
       expect.objectContaining({
