@@ -163,8 +163,10 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 function logLines(fn: string): LogLine[] {
   const file = join(l.stateDir, 'logs', `${fn}.log`);
   if (!existsSync(file)) return [];
+  // complete lines only: a replica may be appending one as we read
   return readFileSync(file, 'utf8')
     .split('\n')
+    .slice(0, -1)
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as LogLine);
 }

@@ -133,8 +133,10 @@ function until<T>(
 function logLines(fn: string): LogLine[] {
   const file = join(l.stateDir, 'logs', `${fn}.log`);
   if (!existsSync(file)) return [];
+  // complete lines only: a replica may be appending one as we read
   return readFileSync(file, 'utf8')
     .split('\n')
+    .slice(0, -1)
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as LogLine);
 }
