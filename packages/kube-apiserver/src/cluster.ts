@@ -11,6 +11,9 @@ import { builtinResources } from './registry/builtins/index.js';
 import { startControllers } from './controllers/controllers.js';
 import { GarbageCollector } from './controllers/gc.js';
 import { startWorkloadSimulation, type WorkloadSimulation } from './controllers/workloads.js';
+import { startNamespaceObjects } from './controllers/namespace-objects.js';
+import { startServiceEndpoints } from './controllers/service-endpoints.js';
+import { startKubernetesService, type KubernetesService } from './controllers/kubernetes-service.js';
 import { OpenApiCache } from './endpoints/openapi.js';
 import { Operations } from './registry/operations.js';
 import { Registry, resourceKey } from './registry/kinds.js';
@@ -105,6 +108,8 @@ export class Cluster {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private readonly stopControllers: () => void;
+  /** The `default/kubernetes` Service and its endpoints, written once the port is known. */
+  private kubernetesService?: KubernetesService;
   private readonly pki: Pki;
   private readonly persistence?: Persistence;
   private readonly stopAudit: () => void;
@@ -135,16 +140,24 @@ export class Cluster {
     this.bootstrap(opts.crds ?? []);
   }
 
-  /** The in-process controllers (CRDs, namespaces, GC, workload simulation); returns their stop. */
+  /**
+   * The in-process controllers (CRDs, namespaces, GC, each namespace's ServiceAccount and CA
+   * ConfigMap, Endpoints and EndpointSlices, `default/kubernetes`, workload simulation); returns their stop.
+   */
   private startControllers(
     defOf: (resource: string) => ResourceDef | undefined,
     workloads?: WorkloadSimulation,
   ): () => void {
     // what the controllers do is theirs, not that of the request whose write set them off
     const deps = { store: outsideRequests(this.store), ops: this.ops, defOf };
+    const kubernetesService = startKubernetesService(deps);
+    this.kubernetesService = kubernetesService;
     const stops = [
       startControllers({ ...deps, registry: this.registry }),
       new GarbageCollector(deps).start(),
+      startNamespaceObjects(deps, this.pki.caCert),
+      startServiceEndpoints(deps),
+      (): void => kubernetesService.stop(),
       workloads ? startWorkloadSimulation(deps, workloads) : (): void => undefined,
     ];
     return () => stops.forEach((stop) => stop());
@@ -222,6 +235,7 @@ export class Cluster {
     const address = server.address();
     if (address && typeof address === 'object') this.currentPort = address.port;
     this.server = server;
+    this.kubernetesService?.sync(this.host, this.currentPort);
   }
 
   /** Closes the port and every open connection (watches end); objects are kept. */

@@ -1,13 +1,21 @@
 /**
  * The in-process controllers a real control plane runs that the API semantics depend on:
  * CRD establishment (a created CRD is served at once; a deleted one first removes its objects)
- * and namespace termination (a deleted namespace deletes everything in it, then goes).
+ * and namespace termination (a deleted namespace deletes everything in it, then goes; while
+ * something is left, its status carries the namespace controller's conditions: ./namespace-conditions.ts).
  */
 import { NAMESPACE_FINALIZER, type Operations } from '../registry/operations.js';
 import { crdToDefs, resourceKey, type Registry } from '../registry/kinds.js';
 import type { Store, StoreEvent } from '../storage/store.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
 import { deepEqual, timestamp } from '../api/objects.js';
+import {
+  countRemaining,
+  emptyRemaining,
+  namespaceConditions,
+  type NamespaceCondition,
+  type Remaining,
+} from './namespace-conditions.js';
 
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 const CRD_RESOURCE = 'apiextensions.k8s.io/customresourcedefinitions';
@@ -172,7 +180,7 @@ function reconcileCrd(deps: Deps, name: string): void {
 function reconcileNamespace(deps: Deps, name: string): void {
   const ns = deps.store.get(NS_RESOURCE, undefined, name);
   if (!ns?.metadata.deletionTimestamp) return;
-  let left = 0;
+  const remaining = emptyRemaining();
   const byResource = new Map(
     deps.registry
       .all()
@@ -181,18 +189,31 @@ function reconcileNamespace(deps: Deps, name: string): void {
   );
   for (const [resource, def] of byResource) {
     for (const obj of deps.store.list(resource, name)) {
-      left++;
       if (!obj.metadata.deletionTimestamp)
         deps.ops.delete({ def, namespace: name, name: obj.metadata.name }, { dryRun: false });
     }
+    for (const obj of deps.store.list(resource, name))
+      countRemaining(remaining, `${def.plural}.${def.group}`, obj);
   }
-  if (left > 0) return;
+  const nsDef = deps.defOf(NS_RESOURCE)!;
+  if (remaining.resources.size > 0) return setNamespaceConditions(deps, nsDef, ns, remaining);
   const spec = (ns.spec ?? {}) as { finalizers?: string[] };
   const finalizers = (spec.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER);
-  const nsDef = deps.defOf(NS_RESOURCE)!;
   deps.ops.update(
     { def: nsDef, name },
     { ...ns, spec: { ...spec, finalizers } },
     { fieldValidation: 'Ignore', dryRun: false },
+  );
+}
+
+/** The deletion conditions of a namespace whose content is not gone yet (written when they change). */
+function setNamespaceConditions(deps: Deps, def: ResourceDef, ns: KubeObject, remaining: Remaining): void {
+  const status = (ns.status ?? {}) as { conditions?: NamespaceCondition[] };
+  const conditions = namespaceConditions(status.conditions ?? [], remaining, timestamp(new Date()));
+  if (deepEqual(conditions, status.conditions)) return;
+  deps.ops.update(
+    { def, name: ns.metadata.name, subresource: 'status' },
+    { ...ns, status: { ...status, conditions } },
+    INTERNAL_WRITE,
   );
 }

@@ -3,22 +3,34 @@
  * (k8s.io/kubernetes pkg/registry/core/namespace/strategy.go and storage/storage.go,
  * pkg/registry/core/secret/strategy.go): a Namespace gets its `kubernetes` finalizer and phase
  * Active on create, phase Terminating when marked deleted, is held by its spec.finalizers and has
- * the `finalize` subresource; a Secret's stringData is folded into data and its type defaults to
+ * the `finalize` subresource; its `kubernetes.io/metadata.name` label is its name on create and on
+ * every update (namespaceStrategy.Canonicalize, pkg/apis/core/v1 defaults.go SetDefaults_Namespace);
+ * a Secret's stringData is folded into data and its type defaults to
  * Opaque on create and update. The core kinds' field labels (pkg/registry/core/<kind>/strategy.go
  * GetAttrs / ToSelectableFields) and the kinds whose field label conversion funcs word an unknown
  * label "field label not supported" are here too.
  */
 import { readPath, writePath } from '../api/objects.js';
 import type { KubeObject } from '../api/types.js';
+import { keepStatus } from './generic-strategy.js';
 import type { KindStrategy } from './rest-strategy.js';
 
 export const NAMESPACE_FINALIZER = 'kubernetes';
+/** The label every namespace carries, its value the namespace's name (v1.LabelMetadataName). */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** Canonicalize: the name label set (overwritten) to the namespace's name. */
+function withNameLabel(obj: KubeObject): KubeObject {
+  const labels = { ...(obj.metadata.labels ?? {}), [NAMESPACE_NAME_LABEL]: obj.metadata.name! };
+  return { ...obj, metadata: { ...obj.metadata, labels } };
+}
 
 function namespaceOnCreate(obj: KubeObject): KubeObject {
   const finalizers = ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).filter(
     (f) => f !== NAMESPACE_FINALIZER,
   );
-  return { ...obj, spec: { finalizers: [...finalizers, NAMESPACE_FINALIZER] }, status: { phase: 'Active' } };
+  const spec = { finalizers: [...finalizers, NAMESPACE_FINALIZER] };
+  return withNameLabel({ ...obj, spec, status: { phase: 'Active' } });
 }
 
 function secretOnWrite(obj: KubeObject): KubeObject {
@@ -37,6 +49,7 @@ function secretOnWrite(obj: KubeObject): KubeObject {
 /** core/v1 Namespace. Its status is set on create (not cleared as for other kinds with status). */
 export const NAMESPACE_STRATEGY: KindStrategy = {
   prepareForCreate: (_def, obj) => namespaceOnCreate(obj),
+  prepareForUpdate: (def, prev, next) => withNameLabel(keepStatus(def, prev, next)),
   prepareForDelete: (_def, obj) => writePath(obj, '.status.phase', 'Terminating'),
   pendingFinalizers: (obj) => (readPath(obj, '.spec.finalizers') as string[] | undefined) ?? [],
   subresources: ['finalize'],
