@@ -113,10 +113,16 @@ export function kubeConfigWithHeaders(kc: k8s.KubeConfig, headers: Record<string
   return copy;
 }
 
-/** Creates a namespace with a unique name and returns it. */
+/**
+ * Creates a namespace with a unique name and returns it once its controllers have put its
+ * `default` ServiceAccount and `kube-root-ca.crt` ConfigMap into it (Kubernetes' e2e framework
+ * waits for the default ServiceAccount of a new namespace the same way).
+ */
 export async function freshNamespace(t: TestServer, prefix = 'ns'): Promise<string> {
   const name = uniqueName(prefix);
   await t.core.createNamespace({ body: { metadata: { name } } });
+  await eventually(() => t.core.readNamespacedServiceAccount({ name: 'default', namespace: name }));
+  await eventually(() => t.core.readNamespacedConfigMap({ name: 'kube-root-ca.crt', namespace: name }));
   return name;
 }
 

@@ -101,7 +101,7 @@ describe('metadata-only list', () => {
     )) as unknown as { kind: string; apiVersion: string; items: k8s.KubernetesObject[] };
     expect(list.kind).toBe('PartialObjectMetadataList');
     expect(list.apiVersion).toBe('meta.k8s.io/v1');
-    expect(list.items.map((i) => i.metadata!.name)).toEqual(['m1', 'm2']);
+    expect(list.items.map((i) => i.metadata!.name)).toEqual(['kube-root-ca.crt', 'm1', 'm2']);
   });
 
   it('lists items as PartialObjectMetadata without data, with the list metadata', async () => {
@@ -112,7 +112,7 @@ describe('metadata-only list', () => {
     expect(res.json).toMatchObject({
       kind: 'PartialObjectMetadataList',
       apiVersion: 'meta.k8s.io/v1',
-      metadata: { remainingItemCount: 1 },
+      metadata: { remainingItemCount: 2 },
     });
     expect(res.json.metadata.resourceVersion).toMatch(/^\d+$/);
     expect(res.json.metadata.continue).toBeTruthy();
@@ -120,7 +120,7 @@ describe('metadata-only list', () => {
       {
         kind: 'PartialObjectMetadata',
         apiVersion: 'meta.k8s.io/v1',
-        metadata: expect.objectContaining({ name: 'm1' }),
+        metadata: expect.objectContaining({ name: 'kube-root-ca.crt' }),
       },
     ]);
     expect(res.text).not.toContain('payload');

@@ -26,14 +26,26 @@ import { productCrdFiles } from './support/crds.js';
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const CLUSTERS = ['main', 'shoot-a'];
 
-/** startApiServer with a data directory (a variable, not a literal: the option may not be declared yet). */
-function startWithData(dataDir: string): Promise<ApiServer> {
+/** The ports each data directory's clusters listened on last: a restart listens on them again. */
+const PORTS = new Map<string, Record<string, number>>();
+
+/**
+ * startApiServer with a data directory (a variable, not a literal: the option may not be declared
+ * yet), its CA kept beside it (`pkiDir`, as npm start keeps it) and the ports of the last start: a
+ * restarted cluster is the same cluster, so its kube-root-ca.crt ConfigMaps and default/kubernetes
+ * endpoints need no write.
+ */
+async function startWithData(dataDir: string): Promise<ApiServer> {
+  const ports = PORTS.get(dataDir) ?? {};
   const opts: ApiServerOptions & { dataDir: string } = {
     crdFiles: productCrdFiles(),
-    clusters: CLUSTERS,
+    clusters: CLUSTERS.map((name) => (ports[name] ? { name, port: ports[name] } : name)),
     dataDir,
+    pkiDir: join(dataDir, 'pki'),
   };
-  return startApiServer(opts);
+  const server = await startApiServer(opts);
+  PORTS.set(dataDir, Object.fromEntries(server.clusters().map((c) => [c.name, c.port])));
+  return server;
 }
 
 const WIDGETS = { group: 'example.com', version: 'v1', plural: 'widgets' } as const;
@@ -195,7 +207,7 @@ describe('persistence: clean stop and start', () => {
     expect(after).toEqual(before);
     expect(
       (await main.core.listNamespacedConfigMap({ namespace: 'persist' })).items.map((c) => c.metadata!.name),
-    ).toEqual(['cm']);
+    ).toEqual(['cm', 'kube-root-ca.crt']);
     // the CRD's kind is served again (discovery too), and the clusters are still apart
     const discovery = await rawRequest(server, 'main', '/apis/example.com/v1');
     expect(discovery.json.resources.map((r: { name: string }) => r.name)).toContain('widgets');
@@ -260,7 +272,7 @@ describe('persistence: clean stop and start', () => {
     });
     expect(
       (await again.core.listNamespacedConfigMap({ namespace: 'persist' })).items.map((c) => c.metadata!.name),
-    ).toEqual(['after-restart', 'cm']);
+    ).toEqual(['after-restart', 'cm', 'kube-root-ca.crt']);
   });
 });
 

@@ -7,7 +7,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { startApiServer, type ApiServer } from '../src/index.js';
 import { expectStatus, kubeConfigFor, startTestServer, type TestServer } from './support/cluster.js';
-import { deployItem, DEPLOYITEMS, failureBody, freshNamespace } from './conformance.js';
+import { deployItem, DEPLOYITEMS, eventually, failureBody, freshNamespace } from './conformance.js';
 import { productCrdFiles } from './support/crds.js';
 
 let t: TestServer;
@@ -28,19 +28,22 @@ afterAll(() => t.stop());
 
 const names = (list: { items: k8s.V1ConfigMap[] }): string[] => list.items.map((i) => i.metadata!.name!);
 
+/** The ConfigMap every namespace of a cluster has (its root CA); it carries no labels. */
+const ROOT_CA = 'kube-root-ca.crt';
+
 describe('label selectors', () => {
   it.each([
     ['env=prod', ['a']],
     ['env==dev', ['b']],
-    ['env!=prod', ['b', 'c', 'd']],
+    ['env!=prod', ['b', 'c', 'd', ROOT_CA]],
     ['env in (prod,qa)', ['a', 'c']],
-    ['env notin (prod,qa)', ['b', 'd']],
+    ['env notin (prod,qa)', ['b', 'd', ROOT_CA]],
     ['tier', ['a', 'b']],
-    ['!tier', ['c', 'd']],
+    ['!tier', ['c', 'd', ROOT_CA]],
     ['env=prod,tier=web', ['a']],
     ['tier,env!=dev', ['a']],
     ['env in (prod, dev),!tier', []],
-    ['', ['a', 'b', 'c', 'd']],
+    ['', ['a', 'b', 'c', 'd', ROOT_CA]],
   ])('%j selects %j', async (labelSelector, expected) => {
     expect(names(await t.core.listNamespacedConfigMap({ namespace: ns, labelSelector }))).toEqual(expected);
   });
@@ -79,7 +82,7 @@ describe('field selectors', () => {
     ).toEqual(['b']);
     expect(
       names(await t.core.listNamespacedConfigMap({ namespace: ns, fieldSelector: 'metadata.name!=b' })),
-    ).toEqual(['a', 'c', 'd']);
+    ).toEqual(['a', 'c', 'd', ROOT_CA]);
   });
 
   it('selects by metadata.namespace across namespaces, combined with a label selector', async () => {
@@ -124,23 +127,24 @@ describe('chunked lists', () => {
   });
 
   it('pages with limit and continue, counting the remaining items', async () => {
+    // the namespace's own kube-root-ca.crt sorts first
     const first = await t.core.listNamespacedConfigMap({ namespace: pns, limit: 2 });
-    expect(names(first)).toEqual(['p1', 'p2']);
-    expect(first.metadata!.remainingItemCount).toBe(3);
+    expect(names(first)).toEqual([ROOT_CA, 'p1']);
+    expect(first.metadata!.remainingItemCount).toBe(4);
     expect(first.metadata!._continue).toBeTruthy();
     const second = await t.core.listNamespacedConfigMap({
       namespace: pns,
       limit: 2,
       _continue: first.metadata!._continue,
     });
-    expect(names(second)).toEqual(['p3', 'p4']);
-    expect(second.metadata!.remainingItemCount).toBe(1);
+    expect(names(second)).toEqual(['p2', 'p3']);
+    expect(second.metadata!.remainingItemCount).toBe(2);
     const third = await t.core.listNamespacedConfigMap({
       namespace: pns,
       limit: 2,
       _continue: second.metadata!._continue,
     });
-    expect(names(third)).toEqual(['p5']);
+    expect(names(third)).toEqual(['p4', 'p5']);
     expect(third.metadata!._continue).toBeUndefined();
     expect(third.metadata!.remainingItemCount).toBeUndefined();
     expect(second.metadata!.resourceVersion).toBe(first.metadata!.resourceVersion);
@@ -158,7 +162,7 @@ describe('chunked lists', () => {
         namespace: pns,
         _continue: first.metadata!._continue,
       });
-      expect(names(rest)).toEqual(['p3', 'p4', 'p5']);
+      expect(names(rest)).toEqual(['p2', 'p3', 'p4', 'p5']);
     } finally {
       await t.core.deleteNamespacedConfigMap({ name: 'p2a', namespace: pns });
       await t.core.createNamespacedConfigMap({
@@ -222,6 +226,7 @@ describe('a continue token older than the kept history', () => {
   it('is 410 Expired with a fresh continue token to resume inconsistently', async () => {
     for (const name of ['x1', 'x2', 'x3'])
       await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name } } });
+    await eventually(() => core.readNamespacedConfigMap({ name: ROOT_CA, namespace: 'default' }));
     const first = await core.listNamespacedConfigMap({ namespace: 'default', limit: 1 });
     for (let i = 0; i < 8; i++)
       await core.createNamespacedConfigMap({
@@ -242,7 +247,8 @@ describe('a continue token older than the kept history', () => {
     const token = body.metadata?.continue as string | undefined;
     expect(token).toBeTruthy();
     const resumed = await core.listNamespacedConfigMap({ namespace: 'default', _continue: token });
-    expect(names(first)).toEqual(['x1']);
-    expect(names(resumed)).toEqual(['x2', 'x3']);
+    // default's kube-root-ca.crt sorts first; what was created since shows up after it
+    expect(names(first)).toEqual([ROOT_CA]);
+    expect(names(resumed)).toEqual([...Array.from({ length: 8 }, (_, i) => `later-${i}`), 'x1', 'x2', 'x3']);
   });
 });

@@ -43,18 +43,25 @@ describe('watch', () => {
   it('starts with ADDED for existing objects, then reports changes in order', async () => {
     const ns = await freshNamespace(t, 'w-init');
     await t.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'old' } } });
+    // the namespace's kube-root-ca.crt is there too
     const w = await watch(`/api/v1/namespaces/${ns}/configmaps`);
-    await w.waitForCount(1);
+    await w.waitForCount(2);
     await t.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'new' } } });
     await t.core.patchNamespacedConfigMap(
       { name: 'old', namespace: ns, body: { data: { a: 'b' } } },
       MERGE_PATCH,
     );
     await t.core.deleteNamespacedConfigMap({ name: 'new', namespace: ns });
-    await w.waitForCount(4);
-    expect(w.summary()).toEqual(['ADDED old', 'ADDED new', 'MODIFIED old', 'DELETED new']);
-    expect(w.events[2].object.data).toEqual({ a: 'b' });
-    const rvs = w.events.slice(1).map((e) => Number(e.object.metadata.resourceVersion));
+    await w.waitForCount(5);
+    expect(w.summary()).toEqual([
+      'ADDED kube-root-ca.crt',
+      'ADDED old',
+      'ADDED new',
+      'MODIFIED old',
+      'DELETED new',
+    ]);
+    expect(w.events[3].object.data).toEqual({ a: 'b' });
+    const rvs = w.events.slice(2).map((e) => Number(e.object.metadata.resourceVersion));
     expect([...rvs].sort((a, b) => a - b)).toEqual(rvs);
   });
 
@@ -125,10 +132,10 @@ describe('watch', () => {
       body: { metadata: { name: 'm', labels: { scope: 'test' } } },
     });
     await all.waitForCount(2);
-    await one.waitForCount(1);
+    await one.waitForCount(2);
     expect(
       one.events.map((e) => `${e.type} ${e.object.metadata.namespace}/${e.object.metadata.name}`),
-    ).toEqual([`ADDED ${mine}/m`]);
+    ).toEqual([`ADDED ${mine}/kube-root-ca.crt`, `ADDED ${mine}/m`]);
     expect(all.events.map((e) => `${e.object.metadata.namespace}/${e.object.metadata.name}`)).toEqual([
       `${theirs}/t`,
       `${mine}/m`,
@@ -152,15 +159,15 @@ describe('watch', () => {
       body: { metadata: { name: 'held', finalizers: ['example.com/keep'] } },
     });
     const w = await watch(`/api/v1/namespaces/${ns}/configmaps`);
-    await w.waitForCount(1);
+    await w.waitForCount(2);
     await t.core.deleteNamespacedConfigMap({ name: 'held', namespace: ns });
     await t.core.patchNamespacedConfigMap(
       { name: 'held', namespace: ns, body: { metadata: { finalizers: null } } },
       MERGE_PATCH,
     );
-    await w.waitForCount(3);
-    expect(w.summary()).toEqual(['ADDED held', 'MODIFIED held', 'DELETED held']);
-    expect(w.events[1].object.metadata.deletionTimestamp).toBeDefined();
+    await w.waitForCount(4);
+    expect(w.summary()).toEqual(['ADDED held', 'ADDED kube-root-ca.crt', 'MODIFIED held', 'DELETED held']);
+    expect(w.events[2].object.metadata.deletionTimestamp).toBeDefined();
   });
 
   it('watches custom resources', async () => {
