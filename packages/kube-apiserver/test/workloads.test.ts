@@ -65,11 +65,13 @@ describe('workload simulation (kwok-like)', () => {
       return list.items.length === 1 ? list.items : undefined;
     });
     expect(pods[0].status).toMatchObject({ phase: 'Running' });
-    expect(pods[0].metadata!.ownerReferences![0]).toMatchObject({
-      kind: 'Deployment',
-      name: 'sim',
-      controller: true,
-    });
+    // as on a cluster: the Deployment's ReplicaSet owns the pods, the Deployment owns the ReplicaSet
+    const owner = pods[0].metadata!.ownerReferences![0];
+    expect(owner).toMatchObject({ kind: 'ReplicaSet', controller: true });
+    expect(owner.name).toBe(`sim-${pods[0].metadata!.labels!['pod-template-hash']}`);
+    const rs = await t.apps.readNamespacedReplicaSet({ name: owner.name, namespace: ns });
+    expect(rs.metadata!.ownerReferences![0]).toMatchObject({ kind: 'Deployment', name: 'sim', controller: true });
+    expect(rs.metadata!.annotations!['deployment.kubernetes.io/revision']).toBe('1');
   });
 
   it('names StatefulSet pods by ordinal', async () => {

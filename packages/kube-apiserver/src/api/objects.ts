@@ -48,6 +48,7 @@ export function generateName(prefix: string, rand: () => number = Math.random): 
 /** Built-in kinds that keep metadata.generation (the others never set it). */
 const BUILTIN_GENERATION_KINDS = [
   'Deployment',
+  'ReplicaSet',
   'StatefulSet',
   'HorizontalPodAutoscaler',
   'CustomResourceDefinition',

@@ -4,7 +4,12 @@
  * cells as pkg/printers/internalversion/printers.go does.
  */
 import type { KindColumns } from './columns.js';
-import { deploymentColumns, horizontalPodAutoscalerColumns, statefulSetColumns } from './printers-apps.js';
+import {
+  deploymentColumns,
+  horizontalPodAutoscalerColumns,
+  replicaSetColumns,
+  statefulSetColumns,
+} from './printers-apps.js';
 import {
   configMapColumns,
   customResourceDefinitionColumns,
@@ -33,6 +38,7 @@ export const BUILTIN_COLUMNS: Record<string, KindColumns> = {
   EndpointSlice: endpointSliceColumns,
   Lease: leaseColumns,
   Deployment: deploymentColumns,
+  ReplicaSet: replicaSetColumns,
   StatefulSet: statefulSetColumns,
   HorizontalPodAutoscaler: horizontalPodAutoscalerColumns,
   CustomResourceDefinition: customResourceDefinitionColumns,

@@ -56,6 +56,16 @@ export const DEPLOYMENT = {
     'by this deployment.',
 };
 
+export const REPLICA_SET = {
+  desired:
+    'Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and ' +
+    'unspecified. Defaults to 1. More info: ' +
+    'https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#how-a-replicaset-works',
+  current: 'Replicas is the most recently observed number of non-terminating pods. More info: ' +
+    'https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#how-a-replicaset-works',
+  ready: 'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.',
+};
+
 export const SERVICE = {
   type:
     'type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ' +

@@ -1,7 +1,7 @@
-/** Deployment, StatefulSet and HorizontalPodAutoscaler tables (printers.go, Kubernetes 1.32). */
+/** Deployment, ReplicaSet, StatefulSet and HorizontalPodAutoscaler tables (printers.go, Kubernetes 1.32). */
 import type { KubeObject } from '../../api/types.js';
 import { ageColumn, column, field, nameColumn, templateColumns, type KindColumns } from './columns.js';
-import { DEPLOYMENT, HPA, READY_REPLICAS } from './descriptions.js';
+import { DEPLOYMENT, HPA, READY_REPLICAS, REPLICA_SET } from './descriptions.js';
 import { asArray, asRecord, formatLabelSelector, int, str } from './format.js';
 import { quantityString } from '@landscape/apimachinery';
 
@@ -26,6 +26,17 @@ export const deploymentColumns: KindColumns = {
   Available: column('string', DEPLOYMENT.availableReplicas, (o) =>
     int(field(o, 'status', 'availableReplicas')),
   ),
+  Age: ageColumn,
+  ...templateColumns('spec', 'template', 'spec'),
+  Selector: column('string', DEPLOYMENT.selector, (o) => formatLabelSelector(field(o, 'spec', 'selector'))),
+};
+
+/** printReplicaSet: Desired, Current, Ready (status counts missing as 0). */
+export const replicaSetColumns: KindColumns = {
+  Name: nameColumn,
+  Desired: column('integer', REPLICA_SET.desired, desiredReplicas),
+  Current: column('integer', REPLICA_SET.current, (o) => int(field(o, 'status', 'replicas'))),
+  Ready: column('integer', REPLICA_SET.ready, (o) => int(field(o, 'status', 'readyReplicas'))),
   Age: ageColumn,
   ...templateColumns('spec', 'template', 'spec'),
   Selector: column('string', DEPLOYMENT.selector, (o) => formatLabelSelector(field(o, 'spec', 'selector'))),

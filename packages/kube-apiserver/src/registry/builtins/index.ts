@@ -12,6 +12,7 @@ import { eventDef } from './event.js';
 import { leaseDef } from './lease.js';
 import { nodeDef } from './node.js';
 import { podDef } from './pod.js';
+import { replicaSetDef } from './replicaset.js';
 import { rbacDefs } from './rbac.js';
 import { endpointsDef, serviceDef } from './service.js';
 
@@ -29,6 +30,7 @@ export function builtinResources(): ResourceDef[] {
     endpointSliceDef(),
     leaseDef(),
     deploymentDef(),
+    replicaSetDef(),
     statefulSetDef(),
     horizontalPodAutoscalerDef(),
     customResourceDefinitionDef(),
