@@ -7,7 +7,6 @@
  * NewReplicaSetCreated, FoundNewReplicaSet, ReplicaSetUpdated, NewReplicaSetAvailable,
  * MinimumReplicasAvailable, MinimumReplicasUnavailable, MaxUnavailable).
  */
-import { deepEqual } from '../api/objects.js';
 import type { KubeObject } from '../api/types.js';
 
 export const REVISION = 'deployment.kubernetes.io/revision';
@@ -37,11 +36,15 @@ export interface RSStatus {
 
 const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
 
-/** JSON with object keys sorted: the same template always gives the same text. */
+/**
+ * JSON with object keys sorted and null members left out (a Go struct decodes a null and an
+ * absent field alike, e.g. the `creationTimestamp: null` kubectl sends in a template): the same
+ * template always gives the same text.
+ */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
-    const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+    const entries = Object.entries(v).filter(([, x]) => x !== undefined && x !== null);
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
   }
@@ -73,7 +76,7 @@ function withoutHash(template: PodTemplate | undefined): PodTemplate {
 export function replicaSetOf(dep: KubeObject, rs: KubeObject): boolean {
   const a = (dep.spec as { template?: PodTemplate } | undefined)?.template;
   const b = (rs.spec as { template?: PodTemplate } | undefined)?.template;
-  return deepEqual(withoutHash(a), withoutHash(b));
+  return canonical(withoutHash(a)) === canonical(withoutHash(b));
 }
 
 export function revisionOf(rs: KubeObject): number {

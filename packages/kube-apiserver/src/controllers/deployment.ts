@@ -56,9 +56,10 @@ export function ownedReplicaSets(deps: PodDeps, dep: KubeObject): KubeObject[] {
     );
 }
 
-function scaleEvent(p: Pass, rs: KubeObject, from: number, to: number): void {
+function scaleEvent(p: Pass, rs: KubeObject, from: number | undefined, to: number): void {
+  // a new ReplicaSet: "Scaled up replica set %s to %d" (sync.go getNewReplicaSet), else scaleReplicaSet's
   const message =
-    from === 0 && to > 0
+    from === undefined
       ? `Scaled up replica set ${rs.metadata.name} to ${to}`
       : `Scaled ${to > from ? 'up' : 'down'} replica set ${rs.metadata.name} to ${to} from ${from}`;
   recordEvent(p.deps, p.depDef, p.dep, { reason: 'ScalingReplicaSet', message, component: COMPONENT }, p.now);
@@ -108,7 +109,7 @@ function newReplicaSet(p: Pass, owned: KubeObject[], maxOld: number): KubeObject
       body,
       WRITE,
     ).object;
-    scaleEvent(p, created, 0, n);
+    scaleEvent(p, created, undefined, n);
     return created;
   } catch {
     return undefined; // a hash collision (upstream: status.collisionCount) or the namespace is going
@@ -200,7 +201,7 @@ function replicaCounts(
   all: KubeObject[],
 ): { replicas: number; updatedReplicas: number; readyReplicas: number; availableReplicas: number } {
   const statusOf = (rs: KubeObject): RSStatus =>
-    (p.deps.store.get(RS, rs.metadata.namespace, rs.metadata.name!)?.status ?? {});
+    p.deps.store.get(RS, rs.metadata.namespace, rs.metadata.name!)?.status ?? {};
   const statuses = all.map(statusOf);
   const sum = (f: (s: RSStatus) => number | undefined): number =>
     statuses.reduce((a, s) => a + (f(s) ?? 0), 0);
