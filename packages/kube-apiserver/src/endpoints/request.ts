@@ -40,9 +40,20 @@ export function parseApiPath(
   return { group: parts[1], version: parts[2], rest: parts.slice(3) };
 }
 
+/** What `namespaces/<name>/<x>` may name besides a namespaced kind. */
+const NAMESPACE_SUBRESOURCES = ['status', 'finalize'];
+
 /** `namespaces/<ns>/<plural>[/<name>[/<sub>]]` */
 function namespacedForm(rest: string[]): boolean {
   return rest[0] === 'namespaces' && rest.length >= 3 && rest.length <= 5;
+}
+
+/**
+ * `namespaces/<ns>/<plural>` of a kind not served is that, not a subresource of the Namespace
+ * (else a protobuf body would be decoded, and refused, before the 404).
+ */
+function unservedInNamespace(rest: string[]): boolean {
+  return namespacedForm(rest) && rest.length === 3 && !NAMESPACE_SUBRESOURCES.includes(rest[2]);
 }
 
 /** Resolves the resource part of an API path against the registry (404 for unknown kinds). */
@@ -54,6 +65,7 @@ export function resolveResource(registry: Registry, path: ApiPath): ResourceRequ
   const inNamespace = namespacedForm(rest) ? lookup(rest[2]) : undefined;
   if (inNamespace?.namespaced)
     return { def: inNamespace, namespace: rest[1], name: rest[3], subresource: rest[4], watchPath };
+  if (unservedInNamespace(rest)) throw resourceNotFound();
   const def = lookup(rest[0]);
   // A namespaced resource is reached without a namespace only as a collection (list/watch across namespaces).
   const fits = def && rest.length <= 3 && !(def.namespaced && rest.length > 1);

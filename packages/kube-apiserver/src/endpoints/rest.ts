@@ -47,6 +47,7 @@ import { createTokenRequest, storeLookup, tokenRequestDef } from '../auth/rbac/i
 import { parseIncludeObject, tableGroupVersion, toTable } from './table/index.js';
 import { BINDING_SUBRESOURCE } from '../registry/shoot-binding.js';
 import { servesSubresource } from '../registry/strategies.js';
+import { isPodStream, refusePodStream } from './pod-streams.js';
 
 const SUBRESOURCES = ['status', 'scale'] as const;
 
@@ -341,6 +342,7 @@ function tokenRequest(ctx: ServerContext, call: RestCall): void {
 }
 
 export function handleResource(ctx: ServerContext, call: RestCall): Promise<void> {
+  if (isPodStream(call.target)) refusePodStream(ctx.ops, call.target);
   if (isTokenRequest(call.target)) {
     tokenRequest(ctx, call);
     return Promise.resolve();
