@@ -104,6 +104,7 @@ describe('builtinResources', () => {
         '/v1/ServiceAccount',
         'apiextensions.k8s.io/v1/CustomResourceDefinition',
         'apps/v1/Deployment',
+        'apps/v1/ReplicaSet',
         'apps/v1/StatefulSet',
         'autoscaling/v2/HorizontalPodAutoscaler',
         'coordination.k8s.io/v1/Lease',
@@ -155,6 +156,7 @@ describe('builtinResources', () => {
       endpointslices: '||ns',
       leases: '||ns',
       deployments: 'deploy|all|ns',
+      replicasets: 'rs|all|ns',
       statefulsets: 'sts|all|ns',
       horizontalpodautoscalers: 'hpa|all|ns',
       customresourcedefinitions: 'crd,crds|api-extensions|cluster',
@@ -190,11 +192,12 @@ describe('builtinResources', () => {
         'Namespace',
         'Node',
         'Pod',
+        'ReplicaSet',
         'Service',
         'StatefulSet',
       ].sort(),
     );
-    expect(withScale.sort()).toEqual(['Deployment', 'StatefulSet']);
+    expect(withScale.sort()).toEqual(['Deployment', 'ReplicaSet', 'StatefulSet']);
   });
 
   it.each(defs.map((d) => [d.kind, d] as const))('%s printer columns are well formed', (_kind, d) => {
