@@ -88,10 +88,13 @@ describe('manifest deployer: not yet', () => {
   }, 60_000);
 
   it('the progressing timeout ends the wait (ERR_TIMEOUT)', async () => {
+    // the deployer's clock stands still (a loaded machine must not let the 1 s pass by itself; the
+    // job's initTime has whole seconds), then moves past the timeout
+    rh.freeze(new Date(Math.floor(Date.now() / 1000) * 1000));
     const ref = await createItem('never', v2([entry(configMap('cm', {}, 'never-there'))]), '1s');
     const first = await steps(ref, 1);
     expect(first.status?.phase).toBe('Progressing');
-    await new Promise((r) => setTimeout(r, 1100));
+    rh.advance(1100);
     const failed = await steps(ref, 5, (i) => i.status?.phase === 'Failed');
     expect(failed.status).toMatchObject({
       phase: 'Failed',

@@ -29,6 +29,10 @@ export interface RuntimeHarness {
    * as it is then (as it was before the step that deleted it).
    */
   steps(ref: ItemRef, max: number, until?: (i: DeployItem) => boolean): Promise<DeployItem>;
+  /** The deployer's clock from now on stands at `at` (a whole second: metav1.Time has no fraction). */
+  freeze(at: Date): void;
+  /** Moves a frozen clock on. */
+  advance(ms: number): void;
 }
 
 export async function runtimeHarness(h: Harness): Promise<RuntimeHarness> {
@@ -43,7 +47,16 @@ export async function runtimeHarness(h: Harness): Promise<RuntimeHarness> {
     metadata: { name: 'tgt', namespace: NS },
     spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', config: { kubeconfig: 'unused' } },
   });
+  let frozen: number | undefined;
+  const now = (): Date => new Date(frozen ?? Date.now());
   const rh: RuntimeHarness = {
+    freeze: (at) => {
+      frozen = at.getTime();
+    },
+    advance: (ms) => {
+      if (frozen === undefined) throw new Error('advance: the clock is not frozen');
+      frozen += ms;
+    },
     requeues: [],
     createItem: async (name, config, timeout) => {
       const item = await h.host.create<DeployItem>(GVK.DeployItem, {
@@ -70,7 +83,7 @@ export async function runtimeHarness(h: Harness): Promise<RuntimeHarness> {
       let item = await rh.getItem(ref);
       for (let i = 0; i < max; i++) {
         rh.requeues = [];
-        if ((await reconcileItem(deps(h, rh), ref)) === 'deleted') return item;
+        if ((await reconcileItem(deps(h, rh, now), ref)) === 'deleted') return item;
         item = await rh.getItem(ref);
         if (until?.(item) || !rh.requeues.some((r) => r.name === ref.name)) return item;
         await new Promise((r) => setTimeout(r, 50));
@@ -81,7 +94,7 @@ export async function runtimeHarness(h: Harness): Promise<RuntimeHarness> {
   return rh;
 }
 
-function deps(h: Harness, rh: RuntimeHarness): RuntimeDeps {
+function deps(h: Harness, rh: RuntimeHarness, now: () => Date): RuntimeDeps {
   return {
     plugin: createManifestDeployer({ requeueAfterMs: 50 }),
     host: h.host,
@@ -93,7 +106,7 @@ function deps(h: Harness, rh: RuntimeHarness): RuntimeDeps {
     targetClient: () => Promise.resolve(h.target),
     hooks: {},
     deployer: { identity: 'test', name: 'manifest', version: 'test' },
-    now: () => new Date(),
+    now,
     newId: () => 'new-job',
     log: createLogger({ name: 'test', level: 'error' }),
     lockRetryMs: 50,
