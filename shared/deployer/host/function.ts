@@ -106,6 +106,7 @@ function setup(
   config: DeployerConfig,
   env: Env,
   log: Logger,
+  nowMs: () => number,
 ): DeployerInstanceDeps {
   const host = hostKubeClient(env, functionName);
   const redis = lazyRedis({ url: config.redisUrl, connectionName: functionName });
@@ -123,7 +124,7 @@ function setup(
     host,
     locker,
     requeue: async (ref: ItemRef, afterMs: number): Promise<void> => {
-      const at = new Date(Date.now() + Math.max(0, afterMs));
+      const at = new Date(nowMs() + Math.max(0, afterMs));
       await requeueOrSay(redis, log, {
         target: functionName,
         kind: 'DeployItem',
@@ -140,7 +141,7 @@ function setup(
       }),
     hooks: hooksFor(config),
     deployer: { name: functionName, identity: config.identity ?? functionName, version: config.version },
-    now: () => new Date(),
+    now: () => new Date(nowMs()),
     newId: randomUUID,
     log,
     lockRetryMs: config.lockRetryDelay,
@@ -166,7 +167,7 @@ export function createDeployerInstance(
     {
       name: functionName,
       loadConfig: loadDeployerConfig,
-      setup: ({ config, env, log }) => setup(functionName, plugin, config, env, log),
+      setup: ({ config, env, log }) => setup(functionName, plugin, config, env, log, opts.nowMs ?? Date.now),
       close: async (deps) => {
         deps.workers.stop();
         await deps.redis.close();

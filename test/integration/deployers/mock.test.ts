@@ -52,6 +52,12 @@ let redis: RedisHandle;
 let dir: string;
 let client: KubeClient;
 let instance: FunctionInstance<DeployerConfig, DeployerInstanceDeps>;
+/** The deployer's clock: real time, or frozen by a test that must not let a timeout pass by itself. */
+let frozen: number | undefined;
+const nowMs = (): number => frozen ?? Date.now();
+afterEach(() => {
+  frozen = undefined;
+});
 
 beforeAll(async () => {
   srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
@@ -69,6 +75,7 @@ beforeAll(async () => {
     spec: { containers: [{ name: 'fn', image: 'fn' }] },
   });
   instance = createDeployerInstance(FN, plugin, {
+    nowMs,
     env: () => ({
       KUBECONFIG: kubeconfig,
       REDIS_URL: redisServer.url,
@@ -89,7 +96,7 @@ afterAll(async () => {
 
 const trigger = (name: string): ReturnType<typeof triggerJob> =>
   triggerJob(
-    { client, now: () => new Date(), newId: () => crypto.randomUUID(), log },
+    { client, now: () => new Date(nowMs()), newId: () => crypto.randomUUID(), log },
     { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
     { namespace: NS, name },
   );
@@ -254,6 +261,9 @@ it.each([
 });
 
 it('ends an unfinished job with ProgressingTimeout when spec.timeout passes, and requeues for that moment', async () => {
+  // frozen at a whole second (initTime has no fraction) so that a loaded machine cannot let the
+  // 1 s pass before the first reconcile ends; then moved past it
+  frozen = Math.floor(Date.now() / 1000) * 1000;
   await create('slow', { config: mockConfig({ initialPhase: 'Progressing' }), timeout: '1s' });
   expect(await settle('slow')).toBe('unfinished');
   const open = await get('slow');
@@ -261,7 +271,7 @@ it('ends an unfinished job with ProgressingTimeout when spec.timeout passes, and
   expect(open.status?.jobIDFinished).toBeUndefined();
   const queued = await pending(await redis.get(), FN);
   expect(queued.map((q) => q.name)).toContain('slow');
-  await new Promise((r) => setTimeout(r, 1100));
+  frozen += 1100;
   expect(await reconcile('slow')).toBe('finished');
   const item = await get('slow');
   expect(item.status?.phase).toBe('Failed');
