@@ -13,7 +13,7 @@ import { GVK } from '../../shared/api/gvk.js';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
 import type { RedisHandle } from '../../shared/redis/index.js';
 import {
-  hostKubeClient,
+  kubeFunctionDeps,
   type EventObjectRef,
   type FunctionInstance,
   type InstanceOptions,
@@ -46,14 +46,8 @@ export function createProtectionInstance(
       name: FUNCTION_NAME,
       loadConfig,
       setup: ({ env, log, handle }): ProtectionDeps => {
-        const now = (): Date => new Date();
-        return {
-          client: hostKubeClient(env, FUNCTION_NAME),
-          requeue: requeueFor(handle, FUNCTION_NAME, now),
-          now,
-          log,
-          ...overrides,
-        };
+        const base = kubeFunctionDeps(FUNCTION_NAME, env, log);
+        return { ...base, requeue: requeueFor(handle, FUNCTION_NAME, base.now), ...overrides };
       },
     },
     opts,

@@ -14,9 +14,9 @@
  *   item's namespace (or where `status.exportRef` points), owned by the item; `status.exportRef`
  *   names it. Nothing is written when there are no exports (upstream: values nil).
  */
-import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem, ObjectRef } from '../../shared/api/landscaper.js';
-import { isAlreadyExists, type KubeClient } from '../../shared/kube/index.js';
+import { exportSecretAt, writeExportSecret } from '../../shared/deployer/export-secret.js';
+import type { KubeClient } from '../../shared/kube/index.js';
 import type { KindResolver } from './discovery.js';
 import { apiErrorMessage } from './errors.js';
 import { keyFields, type ManifestExport } from './exports-config.js';
@@ -24,8 +24,7 @@ import { evaluate, parsePath } from './jsonpath.js';
 import type { TypedObjectReference } from './readiness-config.js';
 import { isRecord, type JsonObject } from '@landscape/apimachinery';
 
-/** Upstream's DataObjectSecretDataKey. */
-export const EXPORT_SECRET_KEY = 'config';
+export { EXPORT_SECRET_KEY } from '../../shared/deployer/export-secret.js';
 
 /** The one value at a path (upstream jsonpath.GetValue: none → "not found"). */
 export function valueAt(path: string, obj: unknown): { value: unknown } | { error: string } {
@@ -124,43 +123,12 @@ export function exportLocation(item: DeployItem): { name: string; namespace: str
   return { name: ref?.name ?? `${item.metadata?.name ?? ''}-export`, namespace: ref?.namespace ?? namespace };
 }
 
-/** The export Secret (owned by the item, as upstream's SetOwnerReference). */
+/** The export Secret (shared/deployer/export-secret.ts) where exportLocation says. */
 export function exportSecret(item: DeployItem, values: unknown): JsonObject {
-  const { name, namespace } = exportLocation(item);
-  const meta = item.metadata ?? {};
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name,
-      namespace,
-      ownerReferences: [
-        {
-          apiVersion: 'landscaper.gardener.cloud/v1alpha1',
-          kind: 'DeployItem',
-          name: meta.name ?? '',
-          uid: meta.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
-    },
-    type: 'Opaque',
-    data: { [EXPORT_SECRET_KEY]: Buffer.from(JSON.stringify(values)).toString('base64') },
-  };
+  return exportSecretAt(item, values, exportLocation(item));
 }
 
 /** Creates or updates the export Secret on the host cluster; its reference. */
-export async function writeExport(host: KubeClient, item: DeployItem, values: unknown): Promise<ObjectRef> {
-  const wanted = exportSecret(item, values);
-  const { name, namespace } = exportLocation(item);
-  try {
-    await host.create(GVK.Secret, wanted);
-  } catch (err) {
-    if (!isAlreadyExists(err)) throw err;
-    const existing = await host.get<JsonObject>(GVK.Secret, namespace, name);
-    if (JSON.stringify(existing.data) !== JSON.stringify(wanted.data))
-      await host.mergePatch(GVK.Secret, { namespace, name }, { data: wanted.data });
-  }
-  return { name, namespace };
+export function writeExport(host: KubeClient, item: DeployItem, values: unknown): Promise<ObjectRef> {
+  return writeExportSecret(host, item, values, exportLocation(item));
 }

@@ -26,11 +26,10 @@ import {
   type StepContext,
   type StepResult,
 } from '../../shared/deployer/types.js';
-import { isAlreadyExists, isNotFound, type KubeClient } from '../../shared/kube/index.js';
+import { isNotFound } from '../../shared/kube/index.js';
+import { writeExportSecret, type SecretLocation } from '../../shared/deployer/export-secret.js';
 
 export const MOCK_CONFIG_API_VERSION = 'mock.deployer.landscaper.gardener.cloud/v1alpha1';
-/** Key of the export in the Secret (upstream's DataObjectSecretDataKey). */
-export const EXPORT_KEY = 'config';
 
 const phase = z.enum(DEPLOY_ITEM_PHASES);
 
@@ -73,40 +72,8 @@ export function exportSecretName(item: DeployItem): string {
   return `mock-export-${item.metadata?.uid ?? item.metadata?.name ?? 'unknown'}`;
 }
 
-interface Secret {
-  apiVersion: 'v1';
-  kind: 'Secret';
-  metadata: Record<string, unknown> & { name: string; namespace: string; resourceVersion?: string };
-  type?: string;
-  data?: Record<string, string>;
-}
-
-function exportSecret(item: DeployItem, data: unknown, name: string, namespace: string): Secret {
-  const meta = item.metadata ?? {};
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name,
-      namespace,
-      ownerReferences: [
-        {
-          apiVersion: 'landscaper.gardener.cloud/v1alpha1',
-          kind: 'DeployItem',
-          name: meta.name ?? '',
-          uid: meta.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
-    },
-    type: 'Opaque',
-    data: { [EXPORT_KEY]: Buffer.from(JSON.stringify(data ?? null)).toString('base64') },
-  };
-}
-
 /** Where the export Secret is: the item's exportRef, else `mock-export-<uid>` in its namespace. */
-function exportLocation(item: DeployItem): { name: string; namespace: string } {
+function exportLocation(item: DeployItem): SecretLocation {
   const ref = item.status?.exportRef;
   return {
     name: ref?.name ?? exportSecretName(item),
@@ -114,30 +81,12 @@ function exportLocation(item: DeployItem): { name: string; namespace: string } {
   };
 }
 
-/** Creates or updates the export Secret; its reference. */
-async function ensureExport(
-  client: KubeClient,
-  item: DeployItem,
-  data: unknown,
-): Promise<{ name: string; namespace: string }> {
-  const { name, namespace } = exportLocation(item);
-  const wanted = exportSecret(item, data, name, namespace);
-  try {
-    await client.create(GVK.Secret, wanted);
-  } catch (err) {
-    if (!isAlreadyExists(err)) throw err;
-    const existing = await client.get<Secret>(GVK.Secret, namespace, name);
-    if (JSON.stringify(existing.data) !== JSON.stringify(wanted.data)) {
-      await client.mergePatch(GVK.Secret, { namespace, name }, { data: wanted.data });
-    }
-  }
-  return { name, namespace };
-}
-
 async function reconcile(ctx: StepContext): Promise<StepResult> {
   const config = parseMockConfig(ctx.item);
   const exportRef =
-    config.export !== undefined ? await ensureExport(ctx.hostClient, ctx.item, config.export) : undefined;
+    config.export !== undefined
+      ? await writeExportSecret(ctx.hostClient, ctx.item, config.export, exportLocation(ctx.item))
+      : undefined;
   return {
     kind: 'done',
     phase: mockPhase(config, ctx.item.status?.phase),

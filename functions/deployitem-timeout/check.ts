@@ -9,6 +9,7 @@ import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem } from '../../shared/api/landscaper.js';
 import { decidePickupTimeout } from '../../shared/deployer/index.js';
 import { isConflict, isNotFound, type KubeClient } from '../../shared/kube/index.js';
+import { forEachPage } from '../../shared/kube/io.js';
 import type { Logger } from '../../shared/log/index.js';
 import type { TimeoutConfig } from './config.js';
 
@@ -79,17 +80,14 @@ export async function checkPickup(
 export async function checkAll(deps: TimeoutDeps, config: TimeoutConfig): Promise<TimeoutSummary> {
   const summary: TimeoutSummary = { checked: 0, timedOut: 0, conflicts: 0 };
   const limit = pLimit(8);
-  let next: string | undefined;
-  do {
-    const page = await deps.client.list<DeployItem>(GVK.DeployItem, undefined, {
-      limit: 500,
-      continue: next,
-    });
-    const results = await Promise.all(page.items.map((item) => limit(() => checkPickup(deps, config, item))));
-    summary.checked += results.length;
-    summary.timedOut += results.filter((r) => r === true).length;
-    summary.conflicts += results.filter((r) => r === 'conflict').length;
-    next = page.metadata?.continue || undefined;
-  } while (next);
+  await forEachPage(
+    (page) => deps.client.list<DeployItem>(GVK.DeployItem, undefined, page),
+    async (items) => {
+      const results = await Promise.all(items.map((item) => limit(() => checkPickup(deps, config, item))));
+      summary.checked += results.length;
+      summary.timedOut += results.filter((r) => r === true).length;
+      summary.conflicts += results.filter((r) => r === 'conflict').length;
+    },
+  );
   return summary;
 }

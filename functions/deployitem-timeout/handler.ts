@@ -7,8 +7,7 @@
  */
 import * as ff from '@google-cloud/functions-framework';
 import {
-  createInstance,
-  hostKubeClient,
+  createKubeInstance,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
@@ -20,18 +19,7 @@ export { FUNCTION_NAME } from './config.js';
 export function createTimeoutInstance(
   opts: InstanceOptions = {},
 ): FunctionInstance<TimeoutConfig, TimeoutDeps> {
-  return createInstance(
-    {
-      name: FUNCTION_NAME,
-      loadConfig,
-      setup: ({ env, log }) => ({
-        client: hostKubeClient(env, FUNCTION_NAME),
-        now: () => new Date(),
-        log,
-      }),
-    },
-    opts,
-  );
+  return createKubeInstance(FUNCTION_NAME, loadConfig, () => ({}), opts);
 }
 
 /** One tick: the summary (tests); undefined when the config is bad. */

@@ -10,8 +10,7 @@ import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
 import { deployItemEventHandler, forEachFullDeployItem } from '../../shared/deployer/items.js';
 import {
-  createInstance,
-  hostKubeClient,
+  createKubeInstance,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
@@ -23,18 +22,10 @@ export { FUNCTION_NAME } from './config.js';
 export function createTriggerInstance(
   opts: InstanceOptions = {},
 ): FunctionInstance<TriggerConfig, TriggerDeps> {
-  return createInstance(
-    {
-      name: FUNCTION_NAME,
-      loadConfig,
-      setup: ({ env, log }) => ({
-        client: hostKubeClient(env, FUNCTION_NAME),
-        now: () => new Date(),
-        newId: randomUUID,
-        log,
-        contexts: new Set<string>(),
-      }),
-    },
+  return createKubeInstance(
+    FUNCTION_NAME,
+    loadConfig,
+    () => ({ newId: randomUUID, contexts: new Set<string>() }),
     opts,
   );
 }

@@ -13,7 +13,7 @@ import { GVK } from '../../shared/api/gvk.js';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
 import type { RedisHandle } from '../../shared/redis/index.js';
 import {
-  hostKubeClient,
+  kubeFunctionDeps,
   type EventObjectRef,
   type FunctionInstance,
   type InstanceOptions,
@@ -38,13 +38,11 @@ export function createManagedSeedInstance(
       name: FUNCTION_NAME,
       loadConfig,
       setup: ({ env, log, handle }): ManagedSeedDeps => {
-        const now = (): Date => new Date();
-        const requeue = requeueFor(handle, FUNCTION_NAME, now);
+        const base = kubeFunctionDeps(FUNCTION_NAME, env, log);
+        const requeue = requeueFor(handle, FUNCTION_NAME, base.now);
         return {
-          client: hostKubeClient(env, FUNCTION_NAME),
+          ...base,
           requeue: (ref, afterMs) => requeue({ kind: 'ManagedSeed', ...ref }, afterMs),
-          now,
-          log,
           ...overrides,
         };
       },

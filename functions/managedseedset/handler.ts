@@ -15,11 +15,12 @@ import { GVK } from '../../shared/api/gvk.js';
 import type { RedisHandle } from '../../shared/redis/index.js';
 import {
   eventType,
-  hostKubeClient,
+  kubeFunctionDeps,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
 import { createRedisInstance } from '../../shared/function/redis.js';
+import { forEachPage } from '../../shared/kube/io.js';
 import { podName } from '../../shared/function/pod.js';
 import { FUNCTION_NAME, loadConfig, type ManagedSeedSetConfig } from './config.js';
 import { reconcileSet, requeueSet, type PassResult, type SetDeps } from './reconcile.js';
@@ -38,12 +39,10 @@ export function createManagedSeedSetInstance(
       name: FUNCTION_NAME,
       loadConfig,
       setup: ({ env, log, handle }): SetDeps => ({
-        client: hostKubeClient(env, FUNCTION_NAME),
+        ...kubeFunctionDeps(FUNCTION_NAME, env, log),
         redis: () => handle.get(),
-        now: () => new Date(),
         newId: randomUUID,
         owner: podName(env) ?? `${FUNCTION_NAME}-${randomUUID().slice(0, 8)}`,
-        log,
         ...overrides,
       }),
     },
@@ -52,26 +51,19 @@ export function createManagedSeedSetInstance(
 }
 
 /** Resync: every set is requeued now (each then runs in an invocation of its own). */
-async function requeueAll(deps: SetDeps): Promise<number> {
+function requeueAll(deps: SetDeps): Promise<number> {
   const limit = pLimit(8);
-  let next: string | undefined;
-  let count = 0;
-  do {
-    const page = await deps.client.listMetadata(GVK.ManagedSeedSet, undefined, {
-      limit: 500,
-      continue: next,
-    });
-    await Promise.all(
-      page.items.map((m) =>
-        limit(() =>
-          requeueSet(deps, { namespace: m.metadata.namespace ?? '', name: m.metadata.name ?? '' }, 0),
+  return forEachPage(
+    (page) => deps.client.listMetadata(GVK.ManagedSeedSet, undefined, page),
+    (items) =>
+      Promise.all(
+        items.map((m) =>
+          limit(() =>
+            requeueSet(deps, { namespace: m.metadata.namespace ?? '', name: m.metadata.name ?? '' }, 0),
+          ),
         ),
       ),
-    );
-    count += page.items.length;
-    next = page.metadata.continue || undefined;
-  } while (next);
-  return count;
+  );
 }
 
 /** One event: the passes it led to (tests, logs); [] when there was nothing to do. */

@@ -10,8 +10,7 @@ import * as ff from '@google-cloud/functions-framework';
 import { deployItemEventHandler } from '../../shared/deployer/items.js';
 import { emitOrThrow, type FetchLike } from '../../shared/events/index.js';
 import {
-  createInstance,
-  hostKubeClient,
+  createKubeInstance,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
@@ -23,25 +22,20 @@ export { FUNCTION_NAME } from './config.js';
 export function createCheckInstance(
   opts: InstanceOptions & { fetch?: FetchLike } = {},
 ): FunctionInstance<CheckConfig, CheckDeps> {
-  return createInstance(
-    {
-      name: FUNCTION_NAME,
-      loadConfig,
-      setup: ({ config, env, log }) => ({
-        client: hostKubeClient(env, FUNCTION_NAME),
-        send: async (event): Promise<void> => {
-          await emitOrThrow(event, {
-            sink: config.sink,
-            timeoutMs: config.emitTimeout,
-            ...(config.sinkToken ? { token: config.sinkToken } : {}),
-            ...(opts.fetch ? { fetch: opts.fetch } : {}),
-          });
-        },
-        newId: randomUUID,
-        now: () => new Date(),
-        log,
-      }),
-    },
+  return createKubeInstance(
+    FUNCTION_NAME,
+    loadConfig,
+    ({ config }) => ({
+      send: async (event): Promise<void> => {
+        await emitOrThrow(event, {
+          sink: config.sink,
+          timeoutMs: config.emitTimeout,
+          ...(config.sinkToken ? { token: config.sinkToken } : {}),
+          ...(opts.fetch ? { fetch: opts.fetch } : {}),
+        });
+      },
+      newId: randomUUID,
+    }),
     opts,
   );
 }

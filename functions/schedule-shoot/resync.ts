@@ -14,11 +14,10 @@
 import { GVK } from '../../shared/api/gvk.js';
 import type { Shoot } from '../../shared/api/core.js';
 import type { EventObjectRef } from '../../shared/function/index.js';
+import { forEachPage } from '../../shared/kube/io.js';
 import { shouldSchedule } from './scheduler.js';
 import type { ScheduleShootConfig } from './config.js';
 import { reconcileShoot, type ScheduleDeps, type ScheduleOutcome } from './schedule.js';
-
-const PAGE = 500;
 
 /** The shoots of a page this scheduler should bind (pure). */
 export function unscheduledShoots(shoots: readonly Shoot[], schedulerName: string): EventObjectRef[] {
@@ -34,14 +33,12 @@ export async function resyncShoots(
   config: ScheduleShootConfig,
 ): Promise<{ listed: number; outcomes: ScheduleOutcome[] }> {
   const outcomes: ScheduleOutcome[] = [];
-  let listed = 0;
-  let next: string | undefined;
-  do {
-    const page = await deps.client.list<Shoot>(GVK.Shoot, undefined, { limit: PAGE, continue: next });
-    listed += page.items.length;
-    for (const ref of unscheduledShoots(page.items, config.schedulerName))
-      outcomes.push(await reconcileShoot(deps, config, ref, false));
-    next = page.metadata?.continue || undefined;
-  } while (next);
+  const listed = await forEachPage(
+    (page) => deps.client.list<Shoot>(GVK.Shoot, undefined, page),
+    async (items) => {
+      for (const ref of unscheduledShoots(items, config.schedulerName))
+        outcomes.push(await reconcileShoot(deps, config, ref, false));
+    },
+  );
   return { listed, outcomes };
 }

@@ -16,10 +16,9 @@ import { GVK } from '../../shared/api/gvk.js';
 import type { SeedAutoscaler } from '../../shared/api/seedautoscaler.js';
 import { EventTypes } from '../../shared/events/index.js';
 import {
-  createInstance,
+  createKubeInstance,
   eventObjectRef,
   eventType,
-  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
@@ -34,20 +33,7 @@ export function createSeedAutoscalerInstance(
   opts: InstanceOptions = {},
   overrides: Partial<AutoscaleDeps> = {},
 ): FunctionInstance<SeedAutoscalerConfig, AutoscaleDeps> {
-  return createInstance(
-    {
-      name: FUNCTION_NAME,
-      loadConfig,
-      setup: ({ env, log }) => ({
-        client: hostKubeClient(env, FUNCTION_NAME),
-        now: () => new Date(),
-        newId: randomUUID,
-        log,
-        ...overrides,
-      }),
-    },
-    opts,
-  );
+  return createKubeInstance(FUNCTION_NAME, loadConfig, () => ({ newId: randomUUID, ...overrides }), opts);
 }
 
 type Ready = Extract<

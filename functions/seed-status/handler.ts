@@ -9,10 +9,9 @@
  */
 import * as ff from '@google-cloud/functions-framework';
 import {
-  createInstance,
+  createKubeInstance,
   eventObjectRef,
   eventType,
-  hostKubeClient,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
@@ -26,19 +25,7 @@ export function createSeedStatusInstance(
   opts: InstanceOptions = {},
   overrides: Partial<SeedStatusDeps> = {},
 ): FunctionInstance<SeedStatusConfig, SeedStatusDeps> {
-  return createInstance(
-    {
-      name: FUNCTION_NAME,
-      loadConfig,
-      setup: ({ env, log }) => ({
-        client: hostKubeClient(env, FUNCTION_NAME),
-        now: () => new Date(),
-        log,
-        ...overrides,
-      }),
-    },
-    opts,
-  );
+  return createKubeInstance(FUNCTION_NAME, loadConfig, () => overrides, opts);
 }
 
 /** The Seed an API-server event concerns, if any. */

@@ -12,6 +12,7 @@ import type { ObjectMeta } from '@landscape/apimachinery';
 import { isResyncEvent } from '../function/event-attrs.js';
 import { eventObjectRef, eventType, type FunctionInstance, type Ready } from '../function/index.js';
 import type { KubeClient } from '../kube/index.js';
+import { forEachPage } from '../kube/io.js';
 
 export interface ItemKey {
   namespace: string;
@@ -23,53 +24,42 @@ export interface ListedItem extends ItemKey {
   metadata: ObjectMeta;
 }
 
-const PAGE = 500;
-
 /**
- * Visits every DeployItem (metadata-only lists, `PAGE` a page); resolves with how many were
+ * Visits every DeployItem (metadata-only lists, page by page); resolves with how many were
  * visited. The visitor gets the listed metadata too, so it can decide without a read of its own.
  */
-export async function forEachDeployItem(
+export function forEachDeployItem(
   client: KubeClient,
   visit: (ref: ItemKey, listed: ListedItem) => Promise<unknown>,
   concurrency = 8,
 ): Promise<number> {
   const limit = pLimit(concurrency);
-  let next: string | undefined;
-  let count = 0;
-  do {
-    const page = await client.listMetadata(GVK.DeployItem, undefined, { limit: PAGE, continue: next });
-    await Promise.all(
-      page.items.map((m) => {
-        const key = { namespace: m.metadata?.namespace ?? '', name: m.metadata?.name ?? '' };
-        return limit(() => visit(key, { ...key, metadata: m.metadata }));
-      }),
-    );
-    count += page.items.length;
-    next = page.metadata?.continue || undefined;
-  } while (next);
-  return count;
+  return forEachPage(
+    (page) => client.listMetadata(GVK.DeployItem, undefined, page),
+    (items) =>
+      Promise.all(
+        items.map((m) => {
+          const key = { namespace: m.metadata?.namespace ?? '', name: m.metadata?.name ?? '' };
+          return limit(() => visit(key, { ...key, metadata: m.metadata }));
+        }),
+      ),
+  );
 }
 
 /**
- * Visits every DeployItem as a full list has it (pages of `PAGE`, one page in memory at a time),
+ * Visits every DeployItem as a full list has it (page by page, one page in memory at a time),
  * for a function that decides from spec or status; resolves with how many were visited.
  */
-export async function forEachFullDeployItem(
+export function forEachFullDeployItem(
   client: KubeClient,
   visit: (item: DeployItem) => Promise<unknown>,
   concurrency = 8,
 ): Promise<number> {
   const limit = pLimit(concurrency);
-  let next: string | undefined;
-  let count = 0;
-  do {
-    const page = await client.list<DeployItem>(GVK.DeployItem, undefined, { limit: PAGE, continue: next });
-    await Promise.all(page.items.map((item) => limit(() => visit(item))));
-    count += page.items.length;
-    next = page.metadata?.continue || undefined;
-  } while (next);
-  return count;
+  return forEachPage(
+    (page) => client.list<DeployItem>(GVK.DeployItem, undefined, page),
+    (items) => Promise.all(items.map((item) => limit(() => visit(item)))),
+  );
 }
 
 type ReadyOk<C, D> = Extract<Ready<C, D>, { ok: true }>;

@@ -201,6 +201,39 @@ export function hostKubeClient(env: Env, fieldManager: string): KubeClient {
   return createKubeClient(hostKubeConfig(env), { fieldManager, keepAlive: true, retryTransient: true });
 }
 
+/** The dependencies most functions start from: a client of their own cluster, the clock, their logger. */
+export interface KubeFunctionDeps {
+  client: KubeClient;
+  now: () => Date;
+  log: Logger;
+}
+
+/** KubeFunctionDeps of the function `name` (its name is the client's field manager). */
+export function kubeFunctionDeps(name: string, env: Env, log: Logger): KubeFunctionDeps {
+  return { client: hostKubeClient(env, name), now: () => new Date(), log };
+}
+
+/**
+ * createInstance of a function whose dependencies are KubeFunctionDeps plus what `more` returns
+ * (its own dependencies, and anything a test puts in place of the defaults).
+ */
+export function createKubeInstance<C, D extends KubeFunctionDeps>(
+  name: string,
+  loadConfig: FunctionDefinition<C, D>['loadConfig'],
+  more: (args: { config: C; env: Env }) => Omit<D, keyof KubeFunctionDeps> & Partial<KubeFunctionDeps>,
+  opts: InstanceOptions = {},
+): FunctionInstance<C, D> {
+  return createInstance<C, D>(
+    {
+      name,
+      loadConfig,
+      setup: ({ config, env, log }) =>
+        ({ ...kubeFunctionDeps(name, env, log), ...more({ config, env }) }) as D,
+    },
+    opts,
+  );
+}
+
 /** The object an event points at (`namespace`, `name`, optional `uid` attributes). */
 export interface EventObjectRef {
   namespace: string;

@@ -4,41 +4,66 @@
  * patch (resourceVersion) redone on conflict.
  */
 import type { GroupVersionKind } from '../api/gvk.js';
-import type { ObjectList, ObjectMeta, PartialObjectMetadata } from '@landscape/apimachinery';
+import type { ObjectMeta, PartialObjectMetadata } from '@landscape/apimachinery';
 import type { KubeClient, ObjectLike } from './client.js';
 import { isNotFound } from './errors.js';
 import { updateWithConflictRetry } from './retry.js';
 
 const PAGE = 500;
 
-/** The object, or undefined when it does not exist. */
-export async function getOptional<T extends ObjectLike>(
-  client: KubeClient,
-  gvk: GroupVersionKind,
-  namespace: string | undefined,
-  name: string,
-): Promise<T | undefined> {
+/** What `read` resolves with, or undefined when it fails with NotFound. */
+async function unlessNotFound<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await client.get<T>(gvk, namespace, name);
+    return await read();
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;
   }
 }
 
+/** The object, or undefined when it does not exist. */
+export function getOptional<T extends ObjectLike>(
+  client: KubeClient,
+  gvk: GroupVersionKind,
+  namespace: string | undefined,
+  name: string,
+): Promise<T | undefined> {
+  return unlessNotFound(() => client.get<T>(gvk, namespace, name));
+}
+
 /** The object's metadata, or undefined when it does not exist. */
-export async function getMetadataOptional(
+export function getMetadataOptional(
   client: KubeClient,
   gvk: GroupVersionKind,
   namespace: string | undefined,
   name: string,
 ): Promise<PartialObjectMetadata | undefined> {
-  try {
-    return await client.getMetadata(gvk, namespace, name);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
+  return unlessNotFound(() => client.getMetadata(gvk, namespace, name));
+}
+
+/** One page of a list: its items and, unless it is the last, the token of the next. */
+export interface ListPage<T> {
+  items: T[];
+  metadata?: { continue?: string };
+}
+
+/**
+ * Fetches a list page by page (`limit` PAGE each, `continue` from the page before) and hands each
+ * page's items to `visit` before fetching the next; resolves with how many items there were.
+ */
+export async function forEachPage<T>(
+  fetch: (page: { limit: number; continue: string | undefined }) => Promise<ListPage<T>>,
+  visit: (items: T[]) => unknown,
+): Promise<number> {
+  let next: string | undefined;
+  let count = 0;
+  do {
+    const page = await fetch({ limit: PAGE, continue: next });
+    await visit(page.items);
+    count += page.items.length;
+    next = page.metadata?.continue || undefined;
+  } while (next);
+  return count;
 }
 
 /**
@@ -53,16 +78,10 @@ export async function listAll<T extends ObjectLike>(
 ): Promise<T[]> {
   const out: T[] = [];
   const selector = labelSelector ? { labelSelector } : {};
-  let next: string | undefined;
-  do {
-    const page: ObjectList<T> = await client.list<T>(gvk, namespace, {
-      ...selector,
-      limit: PAGE,
-      continue: next,
-    });
-    out.push(...page.items);
-    next = page.metadata?.continue || undefined;
-  } while (next);
+  await forEachPage(
+    (page) => client.list<T>(gvk, namespace, { ...selector, ...page }),
+    (items) => out.push(...items),
+  );
   return out;
 }
 
@@ -73,12 +92,10 @@ export async function listAllMetadata(
   namespace?: string,
 ): Promise<PartialObjectMetadata[]> {
   const out: PartialObjectMetadata[] = [];
-  let next: string | undefined;
-  do {
-    const page = await client.listMetadata(gvk, namespace, { limit: PAGE, continue: next });
-    out.push(...page.items);
-    next = page.metadata?.continue || undefined;
-  } while (next);
+  await forEachPage(
+    (page) => client.listMetadata(gvk, namespace, page),
+    (items) => out.push(...items),
+  );
   return out;
 }
 

@@ -18,6 +18,7 @@ import {
   type KubeClient,
   type ObjectLike,
 } from '../../../shared/kube/index.js';
+import { getOptional } from '../../../shared/kube/io.js';
 import type { Landscape } from '../../landscape.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -90,14 +91,7 @@ export function readOptional<T extends ObjectLike>(
   namespace: string | undefined,
   name: string,
 ): Promise<T | undefined> {
-  return retry(async () => {
-    try {
-      return await client.get<T>(gvk, namespace, name);
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
-  });
+  return retry(() => getOptional<T>(client, gvk, namespace, name));
 }
 
 /** Every object of the kind in the namespace (all namespaces when undefined), retried. */
