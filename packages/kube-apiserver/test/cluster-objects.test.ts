@@ -78,6 +78,22 @@ describe('namespaces', () => {
     });
   });
 
+  it('get the name label when stored without it (a data directory from before the label)', async () => {
+    const ns = await freshNamespace(t, 'old');
+    const store = t.server.cluster('main').store;
+    const stored = store.get('/namespaces', undefined, ns)!;
+    const { 'kubernetes.io/metadata.name': _dropped, ...labels } = stored.metadata.labels ?? {};
+    const old = {
+      ...stored,
+      metadata: { ...stored.metadata, labels, resourceVersion: String(store.nextRV()) },
+    };
+    store.put('/namespaces', old, 'MODIFIED', stored);
+    await eventually(async () => {
+      const read = await t.core.readNamespace({ name: ns });
+      expect(read.metadata!.labels!['kubernetes.io/metadata.name']).toBe(ns);
+    });
+  });
+
   it('exist in the namespaces made at start', async () => {
     for (const namespace of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
       const ns = await t.core.readNamespace({ name: namespace });

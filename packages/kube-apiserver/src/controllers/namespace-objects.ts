@@ -4,6 +4,9 @@
  * serviceaccounts_controller.go) and the `kube-root-ca.crt` ConfigMap with the cluster's CA
  * (root-ca-cert-publisher: pkg/controller/certificates/rootcacertpublisher/publisher.go).
  *
+ * A namespace restored without its `kubernetes.io/metadata.name` label gets it (the namespace
+ * strategy sets it on every write; kube-apiserver's defaulting adds it on read).
+ *
  * Both act on a namespace when it is added or changes and when their object in it is deleted
  * (the ConfigMap also when it is changed: its data and description are put back). A namespace
  * that is not Active (Terminating) is skipped. Nothing is written when the object is as it
@@ -13,6 +16,7 @@ import type { Operations } from '../registry/operations.js';
 import type { Store, StoreEvent } from '../storage/store.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
 import { deepEqual } from '../api/objects.js';
+import { NAMESPACE_NAME_LABEL } from '../registry/core-strategy.js';
 
 const NS_RESOURCE = '/namespaces';
 const SA_RESOURCE = '/serviceaccounts';
@@ -66,6 +70,7 @@ export function startNamespaceObjects(deps: Deps, caCert: string): () => void {
 function syncNamespace(deps: Deps, caCert: string, name: string): void {
   const ns = deps.store.get(NS_RESOURCE, undefined, name);
   if (!ns || ns.metadata.deletionTimestamp || (ns.status as { phase?: string })?.phase !== 'Active') return;
+  attempt(() => ensureNameLabel(deps, ns));
   attempt(() => ensureServiceAccount(deps, name));
   attempt(() => ensureRootCa(deps, caCert, name));
 }
@@ -77,6 +82,15 @@ function attempt(write: () => void): void {
   } catch {
     // nothing to do: see above
   }
+}
+
+/**
+ * A namespace stored without its name label (restored from a data directory written before the
+ * namespace strategy set it) gets it, as kube-apiserver's defaulting shows it on every read.
+ */
+function ensureNameLabel(deps: Deps, ns: KubeObject): void {
+  if (ns.metadata.labels?.[NAMESPACE_NAME_LABEL] === ns.metadata.name) return;
+  deps.ops.update({ def: deps.defOf(NS_RESOURCE)!, name: ns.metadata.name }, ns, WRITE);
 }
 
 function ensureServiceAccount(deps: Deps, namespace: string): void {
