@@ -10,22 +10,22 @@
  * ```
  */
 import {
-  loadConfigWith,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
+  configLoader,
+  functionConfigSchema,
+  withLogLevel,
 } from '../../shared/config/index.js';
 import { z } from 'zod';
-import { LOG_LEVELS } from '../../shared/log/index.js';
 
 export const FUNCTION_NAME = 'dead-letter';
 
 const chars = z.number().int().min(0).max(65_536);
 
-export const DeadLetterConfigSchema = z.strictObject({
+export const DeadLetterConfigSchema = functionConfigSchema({
   logData: z.boolean().default(false),
   maxDataChars: chars.default(2048),
   maxErrorDataChars: chars.default(512),
-  logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 
 export type DeadLetterConfig = z.output<typeof DeadLetterConfigSchema>;
@@ -36,19 +36,13 @@ export function defaultConfig(): DeadLetterConfig {
 }
 
 /** Environment variable → config key. Numbers and booleans are converted. */
-export const ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const ENV_OVERRIDES = withLogLevel({
   DEAD_LETTER_LOG_DATA: { key: 'logData', kind: 'boolean' },
   DEAD_LETTER_MAX_DATA_CHARS: { key: 'maxDataChars', kind: 'number' },
   DEAD_LETTER_MAX_ERROR_DATA_CHARS: { key: 'maxErrorDataChars', kind: 'number' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 export type ConfigResult = SharedConfigResult<DeadLetterConfig>;
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult {
-  return loadConfigWith(DeadLetterConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+export const loadConfig = configLoader(DeadLetterConfigSchema, ENV_OVERRIDES);

@@ -20,28 +20,27 @@ import {
   durationSchema,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
+  functionConfigSchema,
+  withLogLevel,
 } from '../../shared/config/index.js';
-import { LOG_LEVELS } from '../../shared/log/index.js';
 
 export const FUNCTION_NAME = 'deletion-protection';
 
-export const ProtectionConfigSchema = z.strictObject({
+export const ProtectionConfigSchema = functionConfigSchema({
   seeds: z.boolean().default(true),
   shoots: z.boolean().default(true),
   recheckInterval: durationSchema.default(30_000),
   concurrency: z.number().int().min(1).max(64).default(4),
   redisUrl: redisUrlSchema,
-  logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type ProtectionConfig = z.output<typeof ProtectionConfigSchema>;
 
-export const ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const ENV_OVERRIDES = withLogLevel({
   REDIS_URL: { key: 'redisUrl' },
   PROTECT_SEEDS: { key: 'seeds', kind: 'boolean' },
   PROTECT_SHOOTS: { key: 'shoots', kind: 'boolean' },
   PROTECTION_RECHECK_INTERVAL: { key: 'recheckInterval' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 export type ConfigResult = SharedConfigResult<ProtectionConfig>;
 

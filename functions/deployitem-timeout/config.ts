@@ -7,16 +7,17 @@
  */
 import { z } from 'zod';
 import {
-  loadConfigWith,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
+  configLoader,
+  functionConfigSchema,
+  withLogLevel,
 } from '../../shared/config/index.js';
 import { parseTimeout } from '../../shared/deployer/index.js';
-import { LOG_LEVELS } from '../../shared/log/index.js';
 
 export const FUNCTION_NAME = 'deployitem-timeout';
 
-export const TimeoutConfigSchema = z.strictObject({
+export const TimeoutConfigSchema = functionConfigSchema({
   pickupTimeout: z
     .string()
     .default('5m')
@@ -31,20 +32,13 @@ export const TimeoutConfigSchema = z.strictObject({
       },
       { message: 'must be a Go duration (e.g. 5m, 90s) or none' },
     ),
-  logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type TimeoutConfig = z.output<typeof TimeoutConfigSchema>;
 
-export const ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const ENV_OVERRIDES = withLogLevel({
   PICKUP_TIMEOUT: { key: 'pickupTimeout' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 export type ConfigResult = SharedConfigResult<TimeoutConfig>;
 
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult {
-  return loadConfigWith(TimeoutConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+export const loadConfig = configLoader(TimeoutConfigSchema, ENV_OVERRIDES);

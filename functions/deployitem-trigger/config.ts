@@ -9,31 +9,25 @@
  */
 import { z } from 'zod';
 import {
-  loadConfigWith,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
+  configLoader,
+  functionConfigSchema,
+  withLogLevel,
 } from '../../shared/config/index.js';
-import { LOG_LEVELS } from '../../shared/log/index.js';
 
 export const FUNCTION_NAME = 'deployitem-trigger';
 
-export const TriggerConfigSchema = z.strictObject({
+export const TriggerConfigSchema = functionConfigSchema({
   enabled: z.boolean().default(true),
   ensureDefaultContext: z.boolean().default(true),
-  logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type TriggerConfig = z.output<typeof TriggerConfigSchema>;
 
-export const ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const ENV_OVERRIDES = withLogLevel({
   DEPLOYITEM_TRIGGER_ENABLED: { key: 'enabled', kind: 'boolean' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 export type ConfigResult = SharedConfigResult<TriggerConfig>;
 
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult {
-  return loadConfigWith(TriggerConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+export const loadConfig = configLoader(TriggerConfigSchema, ENV_OVERRIDES);

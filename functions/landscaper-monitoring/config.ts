@@ -10,33 +10,27 @@
  */
 import { z } from 'zod';
 import {
-  loadConfigWith,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
+  configLoader,
+  functionConfigSchema,
+  withLogLevel,
 } from '../../shared/config/index.js';
-import { LOG_LEVELS } from '../../shared/log/index.js';
 
 export const FUNCTION_NAME = 'landscaper-monitoring';
 
-export const MonitoringConfigSchema = z.strictObject({
+export const MonitoringConfigSchema = functionConfigSchema({
   namespace: z.string().min(1).default('landscape-system'),
   knative: z.boolean().default(true),
   hpa: z.boolean().default(false),
   activatorUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
-  logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type MonitoringConfig = z.output<typeof MonitoringConfigSchema>;
 
-export const ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const ENV_OVERRIDES = withLogLevel({
   LANDSCAPE_ACTIVATOR_URL: { key: 'activatorUrl' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 export type ConfigResult = SharedConfigResult<MonitoringConfig>;
 
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult {
-  return loadConfigWith(MonitoringConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+export const loadConfig = configLoader(MonitoringConfigSchema, ENV_OVERRIDES);

@@ -19,8 +19,9 @@ import {
   durationSchema,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
+  functionConfigSchema,
+  withLogLevel,
 } from '../../shared/config/index.js';
-import { LOG_LEVELS } from '../../shared/log/index.js';
 import { MANAGED_SEED_NAMESPACE } from '../../shared/api/seedmanagement.js';
 import {
   MANAGED_SEED_SYNC_PERIOD_MS,
@@ -31,7 +32,7 @@ export const FUNCTION_NAME = 'managedseed';
 
 const DEFAULT_BACKOFF = { min: 5_000, max: 300_000 };
 
-export const ManagedSeedConfigSchema = z.strictObject({
+export const ManagedSeedConfigSchema = functionConfigSchema({
   namespace: z.string().min(1).default(MANAGED_SEED_NAMESPACE),
   waitSyncPeriod: durationSchema.default(MANAGED_SEED_WAIT_SYNC_PERIOD_MS),
   syncPeriod: durationSchema.default(MANAGED_SEED_SYNC_PERIOD_MS),
@@ -44,17 +45,15 @@ export const ManagedSeedConfigSchema = z.strictObject({
     .default(DEFAULT_BACKOFF),
   concurrency: z.number().int().min(1).max(64).default(4),
   redisUrl: redisUrlSchema,
-  logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type ManagedSeedConfig = z.output<typeof ManagedSeedConfigSchema>;
 
-export const ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const ENV_OVERRIDES = withLogLevel({
   REDIS_URL: { key: 'redisUrl' },
   MANAGED_SEED_NAMESPACE: { key: 'namespace' },
   MANAGED_SEED_WAIT_SYNC_PERIOD: { key: 'waitSyncPeriod' },
   MANAGED_SEED_SYNC_PERIOD: { key: 'syncPeriod' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 export type ConfigResult = SharedConfigResult<ManagedSeedConfig>;
 

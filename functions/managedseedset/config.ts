@@ -12,28 +12,31 @@
  */
 import { z } from 'zod';
 import { redisUrlSchema } from '../../shared/config/redis.js';
-import { configLoader, durationSchema, type EnvOverride } from '../../shared/config/index.js';
-import { LOG_LEVELS } from '../../shared/log/index.js';
+import {
+  configLoader,
+  durationSchema,
+  type EnvOverride,
+  functionConfigSchema,
+  withLogLevel,
+} from '../../shared/config/index.js';
 import { MANAGED_SEED_SET_SYNC_PERIOD_MS, MAX_SHOOT_RETRIES } from './managedseedset.js';
 
 export const FUNCTION_NAME = 'managedseedset';
 
-export const ManagedSeedSetConfigSchema = z.strictObject({
+export const ManagedSeedSetConfigSchema = functionConfigSchema({
   syncPeriod: durationSchema.default(MANAGED_SEED_SET_SYNC_PERIOD_MS),
   maxShootRetries: z.number().int().min(0).max(100).default(MAX_SHOOT_RETRIES),
   errorRequeueDelay: durationSchema.default(60_000),
   lockRetryDelay: durationSchema.default(2_000),
   redisUrl: redisUrlSchema,
-  logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type ManagedSeedSetConfig = z.output<typeof ManagedSeedSetConfigSchema>;
 
-export const ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const ENV_OVERRIDES = withLogLevel({
   REDIS_URL: { key: 'redisUrl' },
   SYNC_PERIOD: { key: 'syncPeriod' },
   MAX_SHOOT_RETRIES: { key: 'maxShootRetries', kind: 'number' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
 export const loadConfig = configLoader(ManagedSeedSetConfigSchema, ENV_OVERRIDES);

@@ -20,12 +20,13 @@ import { z } from 'zod';
 import { SELECTION_OPERATORS } from '../../shared/api/landscaper.js';
 import {
   durationSchema,
-  loadConfigWith,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
+  configLoader,
+  functionConfigSchema,
+  withLogLevel,
 } from '../../shared/config/index.js';
 import { targetSelectorProblems } from '../../shared/deployer/index.js';
-import { LOG_LEVELS } from '../../shared/log/index.js';
 
 export const FUNCTION_NAME = 'responsibility-check';
 
@@ -54,38 +55,29 @@ const DEFAULT_DEPLOYERS = [
   { name: 'manifest', type: 'landscaper.gardener.cloud/kubernetes-manifest', targetSelectors: [] },
 ];
 
-export const CheckConfigSchema = z
-  .strictObject({
-    /** Default: the product's own deployers, mock and manifest, for every Target. */
-    deployers: z.array(deployer).min(1).default(DEFAULT_DEPLOYERS),
-    sink: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL (K_SINK)' }),
-    /** Bearer token for the sink (K_SINK_TOKEN; the embedded landscape's ingress); never logged. */
-    sinkToken: z.string().min(1).optional(),
-    emitTimeout: duration.default(5000),
-    source: z.string().min(1).default(`/apis/landscape/functions/${FUNCTION_NAME}`),
-    logLevel: z.enum(LOG_LEVELS).default('info'),
-  })
-  .superRefine((config, ctx) => {
-    config.deployers.forEach((d, i) => {
-      for (const p of targetSelectorProblems(d.targetSelectors)) {
-        ctx.addIssue({ code: 'custom', path: ['deployers', i], message: p });
-      }
-    });
+export const CheckConfigSchema = functionConfigSchema({
+  /** Default: the product's own deployers, mock and manifest, for every Target. */
+  deployers: z.array(deployer).min(1).default(DEFAULT_DEPLOYERS),
+  sink: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL (K_SINK)' }),
+  /** Bearer token for the sink (K_SINK_TOKEN; the embedded landscape's ingress); never logged. */
+  sinkToken: z.string().min(1).optional(),
+  emitTimeout: duration.default(5000),
+  source: z.string().min(1).default(`/apis/landscape/functions/${FUNCTION_NAME}`),
+}).superRefine((config, ctx) => {
+  config.deployers.forEach((d, i) => {
+    for (const p of targetSelectorProblems(d.targetSelectors)) {
+      ctx.addIssue({ code: 'custom', path: ['deployers', i], message: p });
+    }
   });
+});
 export type CheckConfig = z.output<typeof CheckConfigSchema>;
 export type DeployerEntry = CheckConfig['deployers'][number];
 
-export const ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const ENV_OVERRIDES = withLogLevel({
   K_SINK: { key: 'sink' },
   K_SINK_TOKEN: { key: 'sinkToken' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 export type ConfigResult = SharedConfigResult<CheckConfig>;
 
-export function loadConfig(
-  fileText: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): ConfigResult {
-  return loadConfigWith(CheckConfigSchema, ENV_OVERRIDES, fileText, env);
-}
+export const loadConfig = configLoader(CheckConfigSchema, ENV_OVERRIDES);

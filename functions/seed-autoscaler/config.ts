@@ -10,8 +10,12 @@
  * ```
  */
 import { z } from 'zod';
-import { configLoader, type EnvOverride } from '../../shared/config/index.js';
-import { LOG_LEVELS } from '../../shared/log/index.js';
+import {
+  configLoader,
+  type EnvOverride,
+  functionConfigSchema,
+  withLogLevel,
+} from '../../shared/config/index.js';
 import { DEFAULT_DOWNSCALE_STABILIZATION_SECONDS, DEFAULT_TOLERANCE } from './autoscaler.js';
 import { parseGoDuration } from '@landscape/apimachinery';
 
@@ -31,20 +35,18 @@ const windowSchema = z.union([z.number(), z.string()]).transform((v, ctx) => {
   return z.NEVER;
 });
 
-export const SeedAutoscalerConfigSchema = z.strictObject({
+export const SeedAutoscalerConfigSchema = functionConfigSchema({
   tolerance: z.number().min(0).max(1).default(DEFAULT_TOLERANCE),
   /** Seconds (the file says a Go duration). */
   downscaleStabilization: windowSchema.default(DEFAULT_DOWNSCALE_STABILIZATION_SECONDS),
   concurrency: z.number().int().min(1).max(100).default(4),
-  logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type SeedAutoscalerConfig = z.output<typeof SeedAutoscalerConfigSchema>;
 
-export const ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const ENV_OVERRIDES = withLogLevel({
   AUTOSCALER_TOLERANCE: { key: 'tolerance', kind: 'number' },
   DOWNSCALE_STABILIZATION: { key: 'downscaleStabilization' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
 export const loadConfig = configLoader(SeedAutoscalerConfigSchema, ENV_OVERRIDES);

@@ -21,8 +21,9 @@ import {
   configLoader,
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
+  functionConfigSchema,
+  withLogLevel,
 } from '../../shared/config/index.js';
-import { LOG_LEVELS } from '../../shared/log/index.js';
 
 export const FUNCTION_NAME = 'seed-status';
 
@@ -33,19 +34,17 @@ export const ResourcesSchema = z.strictObject({
   reserved: resourceList.optional(),
 });
 
-export const SeedStatusConfigSchema = z.strictObject({
+export const SeedStatusConfigSchema = functionConfigSchema({
   managedSeedNamespace: z.string().min(1).default(MANAGED_SEED_NAMESPACE),
   default: ResourcesSchema.optional(),
   seeds: z.record(z.string().min(1), ResourcesSchema).default({}),
   concurrency: z.number().int().min(1).max(64).default(4),
-  logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type SeedStatusConfig = z.output<typeof SeedStatusConfigSchema>;
 
-export const ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const ENV_OVERRIDES = withLogLevel({
   MANAGED_SEED_NAMESPACE: { key: 'managedSeedNamespace' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 export type ConfigResult = SharedConfigResult<SeedStatusConfig>;
 

@@ -10,6 +10,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { GO_DURATION_FORMAT, parseGoDuration } from '@landscape/apimachinery';
+import { LOG_LEVELS } from '../log/index.js';
 
 /** How an environment value becomes a config value; a value that does not convert is kept (the schema then names it). */
 export type EnvKind = 'string' | 'number' | 'boolean' | 'list';
@@ -89,6 +90,23 @@ export function configLoader<S extends z.ZodType>(
   env: Readonly<Record<string, string | undefined>>,
 ) => ConfigResult<z.output<S>> {
   return (fileText, env) => loadConfigWith(schema, overrides, fileText, env);
+}
+
+/** The key every function's config has: `logLevel` (default info), overridden by LOG_LEVEL. */
+const LOG_LEVEL_SHAPE = { logLevel: z.enum(LOG_LEVELS).default('info') };
+
+/** A function's config schema: its own keys and `logLevel`; strict (an unknown key is a problem). */
+export function functionConfigSchema<T extends z.core.$ZodLooseShape>(
+  shape: T,
+): z.ZodObject<T & typeof LOG_LEVEL_SHAPE, z.core.$strict> {
+  return z.strictObject({ ...shape, ...LOG_LEVEL_SHAPE });
+}
+
+/** A function's environment overrides: LOG_LEVEL and its own. */
+export function withLogLevel<O extends Record<string, EnvOverride>>(
+  overrides: O,
+): O & { readonly LOG_LEVEL: { readonly key: 'logLevel' } } {
+  return { LOG_LEVEL: { key: 'logLevel' }, ...overrides };
 }
 
 /** The text of `CONFIG_FILE`, or undefined when the variable is not set (a read error is thrown). */

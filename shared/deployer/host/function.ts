@@ -18,7 +18,14 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { lazyRedis, RedisUnavailableError, type RedisHandle } from '../../redis/index.js';
-import { durationSchema, loadConfigWith, type ConfigResult, type EnvOverride } from '../../config/index.js';
+import {
+  durationSchema,
+  functionConfigSchema,
+  loadConfigWith,
+  withLogLevel,
+  type ConfigResult,
+  type EnvOverride,
+} from '../../config/index.js';
 import { EventTypes } from '../../events/index.js';
 import {
   createInstance,
@@ -31,7 +38,7 @@ import {
 } from '../../function/index.js';
 import { createKubeClient, kubeConfigForTarget, type KubeClient } from '../../kube/index.js';
 import { createLocker, livenessFor, lockOwner } from '../../lock/index.js';
-import { LOG_LEVELS, type Logger } from '../../log/index.js';
+import type { Logger } from '../../log/index.js';
 import { createWorkerCounter, type WorkerCounter } from '../../monitoring/index.js';
 import { requeue } from '../../requeue/index.js';
 import { continuousReconcileHookSetup, registerHookSetup, type ReconcileHooks } from '../index.js';
@@ -40,7 +47,7 @@ import { reconcileItem, type ItemRef, type RunOutcome, type RuntimeDeps } from '
 
 const duration = durationSchema;
 
-export const DeployerConfigSchema = z.strictObject({
+export const DeployerConfigSchema = functionConfigSchema({
   /** Default: the function name. */
   identity: z.string().min(1).optional(),
   version: z.string().min(1).default('0.1.0'),
@@ -53,14 +60,12 @@ export const DeployerConfigSchema = z.strictObject({
     })
     .default({ concurrency: 10, instances: 3 }),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
-  logLevel: z.enum(LOG_LEVELS).default('info'),
 });
 export type DeployerConfig = z.output<typeof DeployerConfigSchema>;
 
-export const DEPLOYER_ENV_OVERRIDES = {
-  LOG_LEVEL: { key: 'logLevel' },
+export const DEPLOYER_ENV_OVERRIDES = withLogLevel({
   REDIS_URL: { key: 'redisUrl' },
-} as const satisfies Record<string, EnvOverride>;
+} as const satisfies Record<string, EnvOverride>);
 
 export function loadDeployerConfig(fileText: string | undefined, env: Env): ConfigResult<DeployerConfig> {
   return loadConfigWith(DeployerConfigSchema, DEPLOYER_ENV_OVERRIDES, fileText, env);
