@@ -17,13 +17,25 @@ const SUBDOMAIN_MSG =
 const LABEL_MSG =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
-/** Kinds whose names must be DNS-1123 labels (63 characters) rather than subdomains. */
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+
+/** Kinds whose names must be DNS labels (63 characters) rather than subdomains (a Service's: DNS-1035). */
 export const LABEL_NAMED_KINDS = ['Namespace', 'Service'] as const;
 
 /** The kind of an object for name rules: core Namespace/Service names are labels, RBAC names path segments. */
 export interface NamedKind {
   kind: string;
   group: string;
+}
+
+/** The name format of a kind: a DNS-1035 label (Service), a DNS-1123 label (Namespace), else a subdomain. */
+function nameRule(of: NamedKind): { pattern: RegExp; detail: string; max: number } {
+  const asLabel = of.group === '' && (LABEL_NAMED_KINDS as readonly string[]).includes(of.kind);
+  if (!asLabel) return { pattern: DNS1123_SUBDOMAIN, detail: SUBDOMAIN_MSG, max: 253 };
+  if (of.kind === 'Service') return { pattern: DNS1035_LABEL, detail: DNS1035_MSG, max: 63 };
+  return { pattern: DNS1123_LABEL, detail: LABEL_MSG, max: 63 };
 }
 
 export function validateName(of: NamedKind, name: string, field = 'metadata.name'): FieldError[] {
@@ -35,24 +47,17 @@ export function validateName(of: NamedKind, name: string, field = 'metadata.name
       detail,
     }));
   }
-  const asLabel = of.group === '' && (LABEL_NAMED_KINDS as readonly string[]).includes(of.kind);
-  const max = asLabel ? 63 : 253;
+  const rule = nameRule(of);
   const errors: FieldError[] = [];
-  if (name.length > max)
+  if (name.length > rule.max)
     errors.push({
       type: 'FieldValueInvalid',
       field,
       value: name,
-      detail: `must be no more than ${max} characters`,
+      detail: `must be no more than ${rule.max} characters`,
     });
-  if (!(asLabel ? DNS1123_LABEL : DNS1123_SUBDOMAIN).test(name)) {
-    errors.push({
-      type: 'FieldValueInvalid',
-      field,
-      value: name,
-      detail: asLabel ? LABEL_MSG : SUBDOMAIN_MSG,
-    });
-  }
+  if (!rule.pattern.test(name))
+    errors.push({ type: 'FieldValueInvalid', field, value: name, detail: rule.detail });
   return errors;
 }
 

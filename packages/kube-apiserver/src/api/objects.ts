@@ -45,14 +45,13 @@ export function generateName(prefix: string, rand: () => number = Math.random): 
   return `${prefix}${suffix}`;
 }
 
-/** Built-in kinds that keep metadata.generation (the others never set it). */
+/** Built-in kinds that keep metadata.generation (the others, Services among them, never set it). */
 const BUILTIN_GENERATION_KINDS = [
   'Deployment',
   'ReplicaSet',
   'StatefulSet',
   'HorizontalPodAutoscaler',
   'CustomResourceDefinition',
-  'Service',
 ] as const;
 
 export function tracksGeneration(def: ResourceDef): boolean {

@@ -6,12 +6,13 @@
  * the `finalize` subresource; its `kubernetes.io/metadata.name` label is its name on create and on
  * every update (namespaceStrategy.Canonicalize, pkg/apis/core/v1 defaults.go SetDefaults_Namespace);
  * a Secret's stringData is folded into data and its type defaults to
- * Opaque on create and update. The core kinds' field labels (pkg/registry/core/<kind>/strategy.go
+ * Opaque on create and update (its validation and immutability: ./configmap-strategy.ts). The core kinds' field labels (pkg/registry/core/<kind>/strategy.go
  * GetAttrs / ToSelectableFields) and the kinds whose field label conversion funcs word an unknown
  * label "field label not supported" are here too.
  */
 import { readPath, writePath } from '../api/objects.js';
 import type { KubeObject } from '../api/types.js';
+import { check, secretErrors, secretUpdateErrors } from './configmap-strategy.js';
 import { keepStatus } from './generic-strategy.js';
 import type { KindStrategy } from './rest-strategy.js';
 
@@ -57,10 +58,12 @@ export const NAMESPACE_STRATEGY: KindStrategy = {
   legacyFieldLabelErrors: true,
 };
 
-/** core/v1 Secret (no status subresource). */
+/** core/v1 Secret (no status subresource); its validation is ./configmap-strategy.ts. */
 export const SECRET_STRATEGY: KindStrategy = {
   prepareForCreate: (_def, obj) => secretOnWrite(obj),
+  validateCreate: (def, obj) => check(def, obj, secretErrors(obj)),
   prepareForUpdate: (_def, _prev, next) => secretOnWrite(next),
+  validateUpdate: (def, prev, next) => check(def, next, secretUpdateErrors(next, prev)),
   fieldLabels: { type: '.type' },
   legacyFieldLabelErrors: true,
 };

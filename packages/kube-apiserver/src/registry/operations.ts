@@ -92,6 +92,9 @@ export class Operations {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** What the strategies may read of this cluster (./rest-strategy.ts StrategyContext). */
+  private readonly strategyContext = { list: (resource: string) => this.store.list(resource) };
+
   get(scope: Scope): KubeObject {
     const obj = this.store.get(resourceKey(scope.def), scope.namespace, scope.name!);
     if (!obj) throw notFound(groupResource(scope.def), scope.name!);
@@ -154,7 +157,11 @@ export class Operations {
     const key = resourceKey(def);
     if (this.store.get(key, meta.namespace, meta.name!)) throw alreadyExists(groupResource(def), meta.name!);
     const strategy = strategyFor(def);
-    const stored = strategy.prepareForCreate(def, { ...decoded.object, metadata: meta });
+    const stored = strategy.prepareForCreate(
+      def,
+      { ...decoded.object, metadata: meta },
+      this.strategyContext,
+    );
     strategy.validateCreate(def, stored);
     this.trackManagedFields(def, undefined, stored, opts);
     if (opts.dryRun) return { object: stored, warnings: decoded.warnings, created: true };
@@ -181,7 +188,7 @@ export class Operations {
       next = prepareShootBinding(prev, merged, this.seedLookup());
     } else {
       const merged = { ...incoming, metadata: carryServerMeta(incoming.metadata, prev.metadata) };
-      next = strategy.prepareForUpdate(def, prev, merged);
+      next = strategy.prepareForUpdate(def, prev, merged, this.strategyContext);
       strategy.validateUpdate(def, prev, next);
     }
     if (next.status === undefined) delete next.status;

@@ -13,13 +13,18 @@
  */
 import type { KubeObject, ResourceDef } from '../api/types.js';
 
+/** What a strategy may read of its cluster: the stored objects of a resource (`<group>/<plural>`). */
+export interface StrategyContext {
+  list(resource: string): readonly KubeObject[];
+}
+
 export interface RestStrategy {
-  /** PrepareForCreate: server-set fields and defaults of an object about to be created. */
-  prepareForCreate(def: ResourceDef, obj: KubeObject): KubeObject;
+  /** PrepareForCreate: server-set fields and defaults of an object about to be created (allocations read `ctx`). */
+  prepareForCreate(def: ResourceDef, obj: KubeObject, ctx?: StrategyContext): KubeObject;
   /** Validate: throws a 422 Invalid Status when an object about to be created breaks a rule. */
   validateCreate(def: ResourceDef, obj: KubeObject): void;
   /** PrepareForUpdate of the main resource: the object to store (`next` carries the server's metadata). */
-  prepareForUpdate(def: ResourceDef, prev: KubeObject, next: KubeObject): KubeObject;
+  prepareForUpdate(def: ResourceDef, prev: KubeObject, next: KubeObject, ctx?: StrategyContext): KubeObject;
   /** ValidateUpdate of the main resource: throws a 422 Invalid Status when the update breaks a rule. */
   validateUpdate(def: ResourceDef, prev: KubeObject, next: KubeObject): void;
   /** The status strategy's PrepareForUpdate: the stored object with the incoming status. */

@@ -15,10 +15,19 @@
  * |                                        | `binding` subresource                                     |
  * | core.gardener.cloud Seed, seedmgmt *   | operation annotation raises generation; ManagedSeedSet    |
  * |                                        | status rules                                              |
+ * | apps Deployment, ReplicaSet, StatefulSet | defaults; selector ↔ template labels, pod template;     |
+ * |                                        | selector immutable; StatefulSet's locked spec fields      |
+ * | core Pod (+ field labels)              | defaults, Pending + qosClass; pod spec rules; update only |
+ * |                                        | images, deadline, tolerations (./pod-strategy.ts)         |
+ * | core ConfigMap, Secret                 | data keys; Secret type immutable; `immutable: true` lock  |
+ * | core Service                           | defaults; cluster IP + node ports allocated; clusterIP    |
+ * |                                        | immutable (./service-strategy.ts)                         |
  */
 import type { ResourceDef } from '../api/types.js';
 import { prepareRbacWrite, RBAC_KINDS } from '../auth/rbac/validation.js';
 import { RBAC_GROUP } from '../auth/rbac/types.js';
+import { DEPLOYMENT_STRATEGY, REPLICASET_STRATEGY, STATEFULSET_STRATEGY } from './apps-strategy.js';
+import { CONFIGMAP_STRATEGY } from './configmap-strategy.js';
 import {
   EVENT_STRATEGY,
   LEGACY_FIELD_LABEL_STRATEGY,
@@ -28,9 +37,11 @@ import {
   SECRET_STRATEGY,
 } from './core-strategy.js';
 import { GENERIC_STRATEGY, keepStatus } from './generic-strategy.js';
+import { POD_RULES } from './pod-strategy.js';
 import type { KindStrategy, RestStrategy } from './rest-strategy.js';
 import { checkSeedManagementStatusUpdate, prepareSeedManagementUpdate } from './seedmanagement-strategy.js';
 import { BINDING_SUBRESOURCE, checkShootUpdate } from './shoot-binding.js';
+import { SERVICE_RULES } from './service-strategy.js';
 import { prepareShootUpdate, SHOOT_GROUP } from './shoot-strategy.js';
 
 /** rbac.authorization.k8s.io: defaulted and validated together on every write (./auth/rbac/validation.ts). */
@@ -55,11 +66,15 @@ const SEED_MANAGEMENT_STRATEGY: KindStrategy = {
 const KINDS: Record<string, KindStrategy> = {
   '/Namespace': NAMESPACE_STRATEGY,
   '/Secret': SECRET_STRATEGY,
-  '/Pod': POD_STRATEGY,
+  '/ConfigMap': CONFIGMAP_STRATEGY,
+  '/Pod': { ...POD_STRATEGY, ...POD_RULES },
   '/Event': EVENT_STRATEGY,
   '/Node': NODE_STRATEGY,
-  '/Service': LEGACY_FIELD_LABEL_STRATEGY,
+  '/Service': { ...LEGACY_FIELD_LABEL_STRATEGY, ...SERVICE_RULES },
   '/ReplicationController': LEGACY_FIELD_LABEL_STRATEGY,
+  'apps/Deployment': DEPLOYMENT_STRATEGY,
+  'apps/ReplicaSet': REPLICASET_STRATEGY,
+  'apps/StatefulSet': STATEFULSET_STRATEGY,
   ...Object.fromEntries(RBAC_KINDS.map((kind) => [`${RBAC_GROUP}/${kind}`, RBAC_STRATEGY])),
   [`${SHOOT_GROUP}/Shoot`]: SHOOT_STRATEGY,
   [`${SHOOT_GROUP}/Seed`]: SEED_MANAGEMENT_STRATEGY,
