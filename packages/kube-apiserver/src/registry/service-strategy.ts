@@ -152,6 +152,7 @@ function keepClusterIP(spec: Obj, old: Obj): Obj {
   const ips = spec.clusterIPs as unknown[] | undefined;
   if (!spec.clusterIP && !ips?.length)
     return { ...out, clusterIP: old.clusterIP, clusterIPs: old.clusterIPs };
+  if (!ips?.length) return { ...out, clusterIPs: [spec.clusterIP] };
   if (spec.clusterIP !== old.clusterIP && JSON.stringify(ips) === JSON.stringify(old.clusterIPs))
     return { ...out, clusterIPs: [spec.clusterIP] };
   return out;
