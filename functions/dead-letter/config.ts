@@ -9,13 +9,7 @@
  * logLevel: info            # debug | info | warn | error (dead letters are logged at warn)
  * ```
  */
-import {
-  type ConfigResult as SharedConfigResult,
-  type EnvOverride,
-  configLoader,
-  functionConfigSchema,
-  withLogLevel,
-} from '../../shared/config/index.js';
+import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 import { z } from 'zod';
 
 export const FUNCTION_NAME = 'dead-letter';
@@ -40,9 +34,7 @@ export const ENV_OVERRIDES = withLogLevel({
   DEAD_LETTER_LOG_DATA: { key: 'logData', kind: 'boolean' },
   DEAD_LETTER_MAX_DATA_CHARS: { key: 'maxDataChars', kind: 'number' },
   DEAD_LETTER_MAX_ERROR_DATA_CHARS: { key: 'maxErrorDataChars', kind: 'number' },
-} as const satisfies Record<string, EnvOverride>);
-
-export type ConfigResult = SharedConfigResult<DeadLetterConfig>;
+} as const);
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
 export const loadConfig = configLoader(DeadLetterConfigSchema, ENV_OVERRIDES);

@@ -18,8 +18,6 @@ import { redisUrlSchema } from '../../shared/config/redis.js';
 import {
   configLoader,
   durationSchema,
-  type ConfigResult as SharedConfigResult,
-  type EnvOverride,
   functionConfigSchema,
   withLogLevel,
 } from '../../shared/config/index.js';
@@ -40,9 +38,7 @@ export const ENV_OVERRIDES = withLogLevel({
   PROTECT_SEEDS: { key: 'seeds', kind: 'boolean' },
   PROTECT_SHOOTS: { key: 'shoots', kind: 'boolean' },
   PROTECTION_RECHECK_INTERVAL: { key: 'recheckInterval' },
-} as const satisfies Record<string, EnvOverride>);
-
-export type ConfigResult = SharedConfigResult<ProtectionConfig>;
+} as const);
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
 export const loadConfig = configLoader(ProtectionConfigSchema, ENV_OVERRIDES);

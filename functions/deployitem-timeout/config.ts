@@ -6,13 +6,7 @@
  * ```
  */
 import { z } from 'zod';
-import {
-  type ConfigResult as SharedConfigResult,
-  type EnvOverride,
-  configLoader,
-  functionConfigSchema,
-  withLogLevel,
-} from '../../shared/config/index.js';
+import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 import { parseTimeout } from '../../shared/deployer/index.js';
 
 export const FUNCTION_NAME = 'deployitem-timeout';
@@ -37,8 +31,6 @@ export type TimeoutConfig = z.output<typeof TimeoutConfigSchema>;
 
 export const ENV_OVERRIDES = withLogLevel({
   PICKUP_TIMEOUT: { key: 'pickupTimeout' },
-} as const satisfies Record<string, EnvOverride>);
-
-export type ConfigResult = SharedConfigResult<TimeoutConfig>;
+} as const);
 
 export const loadConfig = configLoader(TimeoutConfigSchema, ENV_OVERRIDES);

@@ -8,13 +8,7 @@
  * ```
  */
 import { z } from 'zod';
-import {
-  type ConfigResult as SharedConfigResult,
-  type EnvOverride,
-  configLoader,
-  functionConfigSchema,
-  withLogLevel,
-} from '../../shared/config/index.js';
+import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 
 export const FUNCTION_NAME = 'deployitem-trigger';
 
@@ -26,8 +20,6 @@ export type TriggerConfig = z.output<typeof TriggerConfigSchema>;
 
 export const ENV_OVERRIDES = withLogLevel({
   DEPLOYITEM_TRIGGER_ENABLED: { key: 'enabled', kind: 'boolean' },
-} as const satisfies Record<string, EnvOverride>);
-
-export type ConfigResult = SharedConfigResult<TriggerConfig>;
+} as const);
 
 export const loadConfig = configLoader(TriggerConfigSchema, ENV_OVERRIDES);

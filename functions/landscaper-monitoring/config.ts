@@ -9,13 +9,7 @@
  * ```
  */
 import { z } from 'zod';
-import {
-  type ConfigResult as SharedConfigResult,
-  type EnvOverride,
-  configLoader,
-  functionConfigSchema,
-  withLogLevel,
-} from '../../shared/config/index.js';
+import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 
 export const FUNCTION_NAME = 'landscaper-monitoring';
 
@@ -29,8 +23,6 @@ export type MonitoringConfig = z.output<typeof MonitoringConfigSchema>;
 
 export const ENV_OVERRIDES = withLogLevel({
   LANDSCAPE_ACTIVATOR_URL: { key: 'activatorUrl' },
-} as const satisfies Record<string, EnvOverride>);
-
-export type ConfigResult = SharedConfigResult<MonitoringConfig>;
+} as const);
 
 export const loadConfig = configLoader(MonitoringConfigSchema, ENV_OVERRIDES);

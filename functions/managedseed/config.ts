@@ -17,8 +17,6 @@ import { redisUrlSchema } from '../../shared/config/redis.js';
 import {
   configLoader,
   durationSchema,
-  type ConfigResult as SharedConfigResult,
-  type EnvOverride,
   functionConfigSchema,
   withLogLevel,
 } from '../../shared/config/index.js';
@@ -53,9 +51,7 @@ export const ENV_OVERRIDES = withLogLevel({
   MANAGED_SEED_NAMESPACE: { key: 'namespace' },
   MANAGED_SEED_WAIT_SYNC_PERIOD: { key: 'waitSyncPeriod' },
   MANAGED_SEED_SYNC_PERIOD: { key: 'syncPeriod' },
-} as const satisfies Record<string, EnvOverride>);
-
-export type ConfigResult = SharedConfigResult<ManagedSeedConfig>;
+} as const);
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
 export const loadConfig = configLoader(ManagedSeedConfigSchema, ENV_OVERRIDES);

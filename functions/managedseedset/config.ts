@@ -15,7 +15,6 @@ import { redisUrlSchema } from '../../shared/config/redis.js';
 import {
   configLoader,
   durationSchema,
-  type EnvOverride,
   functionConfigSchema,
   withLogLevel,
 } from '../../shared/config/index.js';
@@ -36,7 +35,7 @@ export const ENV_OVERRIDES = withLogLevel({
   REDIS_URL: { key: 'redisUrl' },
   SYNC_PERIOD: { key: 'syncPeriod' },
   MAX_SHOOT_RETRIES: { key: 'maxShootRetries', kind: 'number' },
-} as const satisfies Record<string, EnvOverride>);
+} as const);
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
 export const loadConfig = configLoader(ManagedSeedSetConfigSchema, ENV_OVERRIDES);

@@ -20,8 +20,6 @@ import { z } from 'zod';
 import { SELECTION_OPERATORS } from '../../shared/api/landscaper.js';
 import {
   durationSchema,
-  type ConfigResult as SharedConfigResult,
-  type EnvOverride,
   configLoader,
   functionConfigSchema,
   withLogLevel,
@@ -76,8 +74,6 @@ export type DeployerEntry = CheckConfig['deployers'][number];
 export const ENV_OVERRIDES = withLogLevel({
   K_SINK: { key: 'sink' },
   K_SINK_TOKEN: { key: 'sinkToken' },
-} as const satisfies Record<string, EnvOverride>);
-
-export type ConfigResult = SharedConfigResult<CheckConfig>;
+} as const);
 
 export const loadConfig = configLoader(CheckConfigSchema, ENV_OVERRIDES);

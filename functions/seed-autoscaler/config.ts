@@ -10,12 +10,7 @@
  * ```
  */
 import { z } from 'zod';
-import {
-  configLoader,
-  type EnvOverride,
-  functionConfigSchema,
-  withLogLevel,
-} from '../../shared/config/index.js';
+import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 import { DEFAULT_DOWNSCALE_STABILIZATION_SECONDS, DEFAULT_TOLERANCE } from './autoscaler.js';
 import { parseGoDuration } from '@landscape/apimachinery';
 
@@ -46,7 +41,7 @@ export type SeedAutoscalerConfig = z.output<typeof SeedAutoscalerConfigSchema>;
 export const ENV_OVERRIDES = withLogLevel({
   AUTOSCALER_TOLERANCE: { key: 'tolerance', kind: 'number' },
   DOWNSCALE_STABILIZATION: { key: 'downscaleStabilization' },
-} as const satisfies Record<string, EnvOverride>);
+} as const);
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
 export const loadConfig = configLoader(SeedAutoscalerConfigSchema, ENV_OVERRIDES);

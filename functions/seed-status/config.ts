@@ -17,13 +17,7 @@
  */
 import { z } from 'zod';
 import { MANAGED_SEED_NAMESPACE } from '../../shared/api/seedmanagement.js';
-import {
-  configLoader,
-  type ConfigResult as SharedConfigResult,
-  type EnvOverride,
-  functionConfigSchema,
-  withLogLevel,
-} from '../../shared/config/index.js';
+import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 
 export const FUNCTION_NAME = 'seed-status';
 
@@ -44,9 +38,7 @@ export type SeedStatusConfig = z.output<typeof SeedStatusConfigSchema>;
 
 export const ENV_OVERRIDES = withLogLevel({
   MANAGED_SEED_NAMESPACE: { key: 'managedSeedNamespace' },
-} as const satisfies Record<string, EnvOverride>);
-
-export type ConfigResult = SharedConfigResult<SeedStatusConfig>;
+} as const);
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */
 export const loadConfig = configLoader(SeedStatusConfigSchema, ENV_OVERRIDES);

@@ -7,13 +7,7 @@
  * ```
  */
 import { z } from 'zod';
-import {
-  type ConfigResult as SharedConfigResult,
-  type EnvOverride,
-  configLoader,
-  functionConfigSchema,
-  withLogLevel,
-} from '../../shared/config/index.js';
+import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 
 export const FUNCTION_NAME = 'syncobject-cleanup';
 
@@ -23,8 +17,6 @@ export const CleanupConfigSchema = functionConfigSchema({
 });
 export type CleanupConfig = z.output<typeof CleanupConfigSchema>;
 
-export const ENV_OVERRIDES = withLogLevel({} as const satisfies Record<string, EnvOverride>);
-
-export type ConfigResult = SharedConfigResult<CleanupConfig>;
+export const ENV_OVERRIDES = withLogLevel({} as const);
 
 export const loadConfig = configLoader(CleanupConfigSchema, ENV_OVERRIDES);
