@@ -11,6 +11,7 @@ import { handleResource } from './rest.js';
 import { send, sendError, type ServerContext } from './context.js';
 import { authenticateBearer, authorizeRequest, storeLookup, type UserInfo } from '../auth/rbac/index.js';
 import { ACCESS_REVIEW_PATH, accessReview, sendReview } from '../auth/reviews.js';
+import { impersonate } from '../auth/impersonation.js';
 import { runAsUser } from '../audit/audit.js';
 import { noteRequestUser } from '../audit/request-audit.js';
 import { injectFault } from '../testing/faults.js';
@@ -18,8 +19,9 @@ import { injectFault } from '../testing/faults.js';
 const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz'] as const;
 
 /**
- * Who sends the request: the cluster's admin token (system:masters) or a ServiceAccount token;
- * with RBAC on, what they may do is then checked (403 with the real message).
+ * Who sends the request: the cluster's admin token (system:masters) or a ServiceAccount token,
+ * or whom it impersonates (../auth/impersonation.ts); with RBAC on, what they may do is then
+ * checked (403 with the real message).
  */
 function authenticate(ctx: ServerContext, req: IncomingMessage, url: URL): UserInfo {
   const user = authenticateBearer(req.headers.authorization, {
@@ -28,8 +30,9 @@ function authenticate(ctx: ServerContext, req: IncomingMessage, url: URL): UserI
     lookup: storeLookup(ctx.store),
   });
   if (!user) throw unauthorized();
-  if (ctx.rbac) authorizeRequest(ctx.store, user, req.method ?? 'GET', url);
-  return user;
+  const effective = impersonate(req, user, ctx.store, ctx.rbac);
+  if (ctx.rbac) authorizeRequest(ctx.store, effective, req.method ?? 'GET', url);
+  return effective;
 }
 
 function discovery(ctx: ServerContext, path: ReturnType<typeof parseApiPath>): unknown {
