@@ -12,9 +12,11 @@ import { send, sendError, type ServerContext } from './context.js';
 import { authenticateBearer, authorizeRequest, storeLookup, type UserInfo } from '../auth/rbac/index.js';
 import { ACCESS_REVIEW_PATH, accessReview, sendReview } from '../auth/reviews.js';
 import { impersonate } from '../auth/impersonation.js';
+import { RULES_REVIEW_PATH, rulesReview } from '../auth/rules-review.js';
 import { runAsUser } from '../audit/audit.js';
 import { noteRequestUser } from '../audit/request-audit.js';
 import { injectFault } from '../testing/faults.js';
+import type { KubeObject } from '../api/types.js';
 
 const PUBLIC_PATHS = ['/healthz', '/livez', '/readyz'] as const;
 
@@ -83,6 +85,15 @@ async function route(ctx: ServerContext, req: IncomingMessage, res: ServerRespon
   return runAsUser(user.username, () => serve(ctx, req, res, url, user));
 }
 
+/** The self-subject reviews, answered for the requesting (or impersonated) user. */
+const REVIEWS: Record<
+  string,
+  (ctx: ServerContext, req: IncomingMessage, user: UserInfo) => Promise<KubeObject>
+> = {
+  [ACCESS_REVIEW_PATH]: accessReview,
+  [RULES_REVIEW_PATH]: rulesReview,
+};
+
 /** An authenticated request. */
 async function serve(
   ctx: ServerContext,
@@ -92,7 +103,8 @@ async function serve(
   user: UserInfo,
 ): Promise<void> {
   const { pathname } = url;
-  if (pathname === ACCESS_REVIEW_PATH) return sendReview(res, await accessReview(ctx, req, user));
+  const review = REVIEWS[pathname];
+  if (review) return sendReview(res, await review(ctx, req, user));
   if (nonResource(ctx, pathname, res)) return;
   const path = parseApiPath(pathname);
   if (!path) throw resourceNotFound();
