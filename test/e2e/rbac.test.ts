@@ -97,7 +97,11 @@ describe('a ServiceAccount token under RBAC', () => {
   it('with the token, kubectl get configmaps works', async () => {
     const r = await asFn(['get', 'configmaps']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(parseTable(r.stdout).map((row) => [row.NAME, row.DATA])).toEqual([['settings', '1']]);
+    // as on a cluster, every namespace holds the root CA ConfigMap (root-ca-cert-publisher)
+    expect(parseTable(r.stdout).map((row) => [row.NAME, row.DATA])).toEqual([
+      ['kube-root-ca.crt', '1'],
+      ['settings', '1'],
+    ]);
   });
 
   it('with the token, creating a configmap is forbidden', async () => {
