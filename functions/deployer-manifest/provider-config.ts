@@ -35,7 +35,7 @@ import {
   targetNameProblems,
   type ReadinessChecks,
 } from './readiness-config.js';
-import { isRecord } from '@landscape/apimachinery';
+import { isRecord, isOneOf } from '@landscape/apimachinery';
 
 export {
   REQUIREMENT_OPERATORS,
@@ -52,15 +52,11 @@ export type ManifestConfigVersion = (typeof MANIFEST_CONFIG_VERSIONS)[number];
 
 export const MANIFEST_POLICIES = ['manage', 'fallback', 'keep', 'ignore', 'immutable'] as const;
 export type ManifestPolicy = (typeof MANIFEST_POLICIES)[number];
-export function isManifestPolicy(value: unknown): value is ManifestPolicy {
-  return typeof value === 'string' && (MANIFEST_POLICIES as readonly string[]).includes(value);
-}
+export const isManifestPolicy: (value: unknown) => value is ManifestPolicy = isOneOf(MANIFEST_POLICIES);
 
 export const UPDATE_STRATEGIES = ['update', 'patch', 'merge', 'mergeOverwrite'] as const;
 export type UpdateStrategy = (typeof UPDATE_STRATEGIES)[number];
-export function isUpdateStrategy(value: unknown): value is UpdateStrategy {
-  return typeof value === 'string' && (UPDATE_STRATEGIES as readonly string[]).includes(value);
-}
+export const isUpdateStrategy: (value: unknown) => value is UpdateStrategy = isOneOf(UPDATE_STRATEGIES);
 
 /** Upstream fields this deployer refuses (not implemented), with what to say. */
 const UNSUPPORTED_FIELDS: readonly (readonly [string, string])[] = [];

@@ -13,6 +13,7 @@
  * the Shoot) before upstream's keys; an unknown shoot health label counts as `unknown` (upstream
  * panics); the caller passes per-seed counts of scheduled shoots instead of a list call per seed.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import {
   GARDENER_CORE_API_VERSION,
   GardenerLabels,
@@ -43,9 +44,7 @@ import { getCondition, isConditionTrue } from '../../shared/seedmanagement/manag
  */
 export const SET_PENDING_REASONS = [...PENDING_REPLICA_REASONS, 'SeedNotReady', 'ShootNotHealthy'] as const;
 export type SetPendingReason = (typeof SET_PENDING_REASONS)[number];
-export function isSetPendingReason(value: unknown): value is SetPendingReason {
-  return typeof value === 'string' && (SET_PENDING_REASONS as readonly string[]).includes(value);
-}
+export const isSetPendingReason: (value: unknown) => value is SetPendingReason = isOneOf(SET_PENDING_REASONS);
 
 export interface SetPendingReplica extends Omit<PendingReplica, 'reason'> {
   reason: SetPendingReason;
@@ -59,9 +58,7 @@ export interface SetStatus extends Omit<ManagedSeedSetStatus, 'pendingReplica'> 
 /** Shoot health label values, worst first (upstream's ShootStatusValue). */
 export const SHOOT_HEALTH_STATUSES = ['unhealthy', 'unknown', 'progressing', 'healthy'] as const;
 export type ShootHealth = (typeof SHOOT_HEALTH_STATUSES)[number];
-export function isShootHealth(value: unknown): value is ShootHealth {
-  return typeof value === 'string' && (SHOOT_HEALTH_STATUSES as readonly string[]).includes(value);
-}
+export const isShootHealth: (value: unknown) => value is ShootHealth = isOneOf(SHOOT_HEALTH_STATUSES);
 
 /** Scale-in priority when the annotation is absent or not an integer (GEP-13). */
 export const DEFAULT_REPLICA_PRIORITY = 3;

@@ -4,6 +4,7 @@
  * and messages) and moves `status.pendingReplica`; the `since` time only moves when the name,
  * reason or retries change (upstream's updatePendingReplica).
  */
+import { isOneOf } from '@landscape/apimachinery';
 import { GardenerAnnotations } from '../../shared/api/core.js';
 import type { Time } from '@landscape/apimachinery';
 import type { ReplicaStatus } from '../../shared/api/seedmanagement.js';
@@ -42,9 +43,7 @@ export const REPLICA_STEPS = [
   'wait-shoot-healthy',
 ] as const;
 export type ReplicaStep = (typeof REPLICA_STEPS)[number];
-export function isReplicaStep(value: unknown): value is ReplicaStep {
-  return typeof value === 'string' && (REPLICA_STEPS as readonly string[]).includes(value);
-}
+export const isReplicaStep: (value: unknown) => value is ReplicaStep = isOneOf(REPLICA_STEPS);
 
 /** The state one pass builds up. */
 export interface SetPass {

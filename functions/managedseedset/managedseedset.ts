@@ -41,7 +41,7 @@ import type {
   ManagedSeedSetInput,
   ObservedManagedSeedSet,
 } from './managedseedset-types.js';
-import { formatTime } from '@landscape/apimachinery';
+import { formatTime, isOneOf } from '@landscape/apimachinery';
 
 export * from './managedseedset-types.js';
 export type { ReplicaStep } from './managedseedset-steps.js';
@@ -55,9 +55,7 @@ export const NO_DELETABLE_REPLICAS = 'no deletable replicas found';
 
 export const SET_OUTCOMES = ['skip', 'replica', 'scale-out', 'scale-in', 'idle', 'error'] as const;
 export type SetOutcome = (typeof SET_OUTCOMES)[number];
-export function isSetOutcome(value: unknown): value is SetOutcome {
-  return typeof value === 'string' && (SET_OUTCOMES as readonly string[]).includes(value);
-}
+export const isSetOutcome: (value: unknown) => value is SetOutcome = isOneOf(SET_OUTCOMES);
 
 export interface ManagedSeedSetOptions {
   maxShootRetries?: number;

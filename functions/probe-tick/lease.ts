@@ -6,6 +6,7 @@
  * ignored with the fraction arithmetic; decideBackoff() places the next probe (jittered interval,
  * 10 s back-off after HTTP 429). No I/O; time and randomness come in.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import { IN_PLACE_UPDATE_CONDITION, MachineAnnotations, MachineLabels } from '../../shared/api/machine.js';
 import { NODE_LEASE_NAMESPACE } from '../../shared/api/builtin.js';
 
@@ -36,9 +37,7 @@ export const PROBE_ERROR_CODES = [
   'ERR_SCALE_DOWN',
 ] as const;
 export type ProbeErrorCode = (typeof PROBE_ERROR_CODES)[number];
-export function isProbeErrorCode(value: unknown): value is ProbeErrorCode {
-  return typeof value === 'string' && (PROBE_ERROR_CODES as readonly string[]).includes(value);
-}
+export const isProbeErrorCode: (value: unknown) => value is ProbeErrorCode = isOneOf(PROBE_ERROR_CODES);
 
 /** Upstream's ProbeError text: `Code: X, Message: Y[, Cause: Z]`. */
 export function formatProbeError(code: ProbeErrorCode, message: string, cause?: string): string {

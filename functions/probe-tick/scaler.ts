@@ -7,13 +7,12 @@
  * per-resource plans; scaler-run.ts's nextStep() says what to run next. No I/O; the adapter
  * sleeps (or requeues), calls the API and reports back.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import { DependencyWatchdogAnnotations, isGoBoolTrue } from '../../shared/api/dependency-watchdog.js';
 
 export const SCALE_DIRECTIONS = ['up', 'down'] as const;
 export type ScaleDirection = (typeof SCALE_DIRECTIONS)[number];
-export function isScaleDirection(value: unknown): value is ScaleDirection {
-  return typeof value === 'string' && (SCALE_DIRECTIONS as readonly string[]).includes(value);
-}
+export const isScaleDirection: (value: unknown) => value is ScaleDirection = isOneOf(SCALE_DIRECTIONS);
 
 /** Per-resource attempts (upstream's defaultMaxResourceScalingAttempts). */
 export const MAX_SCALE_ATTEMPTS = 3;

@@ -11,7 +11,7 @@ import { unhealthyConditionsByPool } from './lease.js';
 import type { Cluster } from '../../shared/api/extensions.js';
 import type { Shoot } from '../../shared/api/core.js';
 import type { ProberConfig } from '../../shared/watchdog/config.js';
-import { parseGoDuration } from '@landscape/apimachinery';
+import { parseGoDuration, isOneOf } from '@landscape/apimachinery';
 
 /** Node condition types that mark a node unhealthy when a pool does not name its own (MCM's defaults). */
 export { DEFAULT_UNHEALTHY_NODE_CONDITIONS } from './lease.js';
@@ -28,9 +28,7 @@ export const SHOOT_SKIP_REASONS = [
   'invalid-node-monitor-grace-period',
 ] as const;
 export type ShootSkipReason = (typeof SHOOT_SKIP_REASONS)[number];
-export function isShootSkipReason(value: unknown): value is ShootSkipReason {
-  return typeof value === 'string' && (SHOOT_SKIP_REASONS as readonly string[]).includes(value);
-}
+export const isShootSkipReason: (value: unknown) => value is ShootSkipReason = isOneOf(SHOOT_SKIP_REASONS);
 
 export interface ShootProbeSkip {
   probe: false;

@@ -23,15 +23,14 @@
  * after upstream's prefix (Go's decoder error text is not reproduced). The caller lists the ConfigMaps
  * (namespace `garden`); this module only filters them by label and annotation.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import { parse as parseYaml } from 'yaml';
 import type { Seed, Shoot } from '../../shared/api/core.js';
 import { GardenerAnnotations, GardenerLabels } from '../../shared/api/core.js';
 
 export const ORIENTATIONS = ['north', 'south', 'east', 'west', 'central'] as const;
 export type Orientation = (typeof ORIENTATIONS)[number];
-export function isOrientation(value: unknown): value is Orientation {
-  return typeof value === 'string' && (ORIENTATIONS as readonly string[]).includes(value);
-}
+export const isOrientation: (value: unknown) => value is Orientation = isOneOf(ORIENTATIONS);
 
 /** `scheduling.gardener.cloud/purpose` value of a region-config ConfigMap. */
 export const SCHEDULING_PURPOSE_REGION_CONFIG = 'region-config';

@@ -22,6 +22,7 @@ import {
   labelSelectorAsSelector,
   parseQuantity,
   requirementsMatch,
+  isOneOf,
 } from '@landscape/apimachinery';
 
 export const FILTER_STAGES = [
@@ -36,9 +37,7 @@ export const FILTER_STAGES = [
   'candidates',
 ] as const;
 export type FilterStage = (typeof FILTER_STAGES)[number];
-export function isFilterStage(value: unknown): value is FilterStage {
-  return typeof value === 'string' && (FILTER_STAGES as readonly string[]).includes(value);
-}
+export const isFilterStage: (value: unknown) => value is FilterStage = isOneOf(FILTER_STAGES);
 
 /** Why a seed is not a candidate (stage 8), as upstream words it. */
 export const CANDIDATE_MESSAGES = {

@@ -18,15 +18,13 @@
  * Weights are positive integers; each rule at most once.
  */
 import type { Seed, Shoot } from '../../shared/api/core.js';
-import { parseQuantity } from '@landscape/apimachinery';
+import { parseQuantity, isOneOf } from '@landscape/apimachinery';
 import { RESOURCE_SHOOTS } from '../../shared/seedmanagement/capacity.js';
 import { keepMinimal, seedDistance } from './distance.js';
 
 export const SCORING_RULES = ['MinimalDistance', 'SeedResourcesLeastAllocated'] as const;
 export type ScoringRuleName = (typeof SCORING_RULES)[number];
-export function isScoringRuleName(value: unknown): value is ScoringRuleName {
-  return typeof value === 'string' && (SCORING_RULES as readonly string[]).includes(value);
-}
+export const isScoringRuleName: (value: unknown) => value is ScoringRuleName = isOneOf(SCORING_RULES);
 
 /** The best score one rule gives (Kubernetes' MaxNodeScore). */
 export const MAX_SEED_SCORE = 100;

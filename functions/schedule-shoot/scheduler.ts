@@ -17,6 +17,7 @@
  * instead of listing every Shoot; optional weighted scoring (scheduler-scoring.ts) replaces the
  * strategy and the fewest-shoots pick when configured.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { CloudProfile, LastOperation, Seed, Shoot } from '../../shared/api/core.js';
 import type { RegionConfigMap } from './distance.js';
 import {
@@ -45,9 +46,7 @@ export const DEFAULT_CANDIDATE_DETERMINATION_STRATEGY: CandidateDeterminationStr
 
 export const SCHEDULE_STAGES = ['config', ...FILTER_STAGES, 'strategy'] as const;
 export type ScheduleStage = (typeof SCHEDULE_STAGES)[number];
-export function isScheduleStage(value: unknown): value is ScheduleStage {
-  return typeof value === 'string' && (SCHEDULE_STAGES as readonly string[]).includes(value);
-}
+export const isScheduleStage: (value: unknown) => value is ScheduleStage = isOneOf(SCHEDULE_STAGES);
 
 /** Event reasons on the Shoot. */
 export const ShootSchedulingEvents = {

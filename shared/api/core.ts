@@ -3,6 +3,7 @@
  * seed management and the dependency watchdog use (specs/seed-management.md,
  * specs/dependency-watchdog.md). On a real garden cluster gardener-apiserver serves this group.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type {
   KubeObject,
   LabelSelector,
@@ -48,9 +49,8 @@ export const SeedConditionTypes = {
 
 export const LAST_OPERATION_TYPES = ['Create', 'Reconcile', 'Delete', 'Migrate', 'Restore'] as const;
 export type LastOperationType = (typeof LAST_OPERATION_TYPES)[number];
-export function isLastOperationType(value: unknown): value is LastOperationType {
-  return typeof value === 'string' && (LAST_OPERATION_TYPES as readonly string[]).includes(value);
-}
+export const isLastOperationType: (value: unknown) => value is LastOperationType =
+  isOneOf(LAST_OPERATION_TYPES);
 
 export const LAST_OPERATION_STATES = [
   'Processing',
@@ -61,9 +61,8 @@ export const LAST_OPERATION_STATES = [
   'Aborted',
 ] as const;
 export type LastOperationState = (typeof LAST_OPERATION_STATES)[number];
-export function isLastOperationState(value: unknown): value is LastOperationState {
-  return typeof value === 'string' && (LAST_OPERATION_STATES as readonly string[]).includes(value);
-}
+export const isLastOperationState: (value: unknown) => value is LastOperationState =
+  isOneOf(LAST_OPERATION_STATES);
 
 export const SHOOT_PURPOSES = [
   'evaluation',
@@ -73,21 +72,16 @@ export const SHOOT_PURPOSES = [
   'production',
 ] as const;
 export type ShootPurpose = (typeof SHOOT_PURPOSES)[number];
-export function isShootPurpose(value: unknown): value is ShootPurpose {
-  return typeof value === 'string' && (SHOOT_PURPOSES as readonly string[]).includes(value);
-}
+export const isShootPurpose: (value: unknown) => value is ShootPurpose = isOneOf(SHOOT_PURPOSES);
 
 export const FAILURE_TOLERANCE_TYPES = ['node', 'zone'] as const;
 export type FailureToleranceType = (typeof FAILURE_TOLERANCE_TYPES)[number];
-export function isFailureToleranceType(value: unknown): value is FailureToleranceType {
-  return typeof value === 'string' && (FAILURE_TOLERANCE_TYPES as readonly string[]).includes(value);
-}
+export const isFailureToleranceType: (value: unknown) => value is FailureToleranceType =
+  isOneOf(FAILURE_TOLERANCE_TYPES);
 
 export const PROJECT_PHASES = ['Pending', 'Ready', 'Terminating', 'Failed'] as const;
 export type ProjectPhase = (typeof PROJECT_PHASES)[number];
-export function isProjectPhase(value: unknown): value is ProjectPhase {
-  return typeof value === 'string' && (PROJECT_PHASES as readonly string[]).includes(value);
-}
+export const isProjectPhase: (value: unknown) => value is ProjectPhase = isOneOf(PROJECT_PHASES);
 
 /** The Gardener condition (has lastUpdateTime and codes). */
 export interface GardenerCondition {

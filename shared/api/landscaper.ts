@@ -2,6 +2,7 @@
  * landscaper.gardener.cloud/v1alpha1: DeployItem, Target, SyncObject, Context, plus the
  * annotations, phases and error codes of the deployer contract (specs/landscaper.md, seeds 000-002).
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { KubeObject, ObjectMeta, Time, TypedObject } from '@landscape/apimachinery';
 
 export const LANDSCAPER_GROUP = 'landscaper.gardener.cloud';
@@ -32,9 +33,8 @@ export const DEFAULT_CONTEXT_NAME = 'default';
 /** Values of the operation annotation that act on a DeployItem. */
 export const DEPLOY_ITEM_OPERATIONS = ['test-reconcile', 'interrupt'] as const;
 export type DeployItemOperation = (typeof DEPLOY_ITEM_OPERATIONS)[number];
-export function isDeployItemOperation(value: unknown): value is DeployItemOperation {
-  return typeof value === 'string' && (DEPLOY_ITEM_OPERATIONS as readonly string[]).includes(value);
-}
+export const isDeployItemOperation: (value: unknown) => value is DeployItemOperation =
+  isOneOf(DEPLOY_ITEM_OPERATIONS);
 
 /** `spec.type` of the DeployItems the Landscaper's own deployers handle. */
 export const DeployerTypes = {
@@ -59,15 +59,12 @@ export const DEPLOY_ITEM_PHASES = [
   'DeleteFailed',
 ] as const;
 export type DeployItemPhase = (typeof DEPLOY_ITEM_PHASES)[number];
-export function isDeployItemPhase(value: unknown): value is DeployItemPhase {
-  return typeof value === 'string' && (DEPLOY_ITEM_PHASES as readonly string[]).includes(value);
-}
+export const isDeployItemPhase: (value: unknown) => value is DeployItemPhase = isOneOf(DEPLOY_ITEM_PHASES);
 
 export const FINAL_DEPLOY_ITEM_PHASES = ['Succeeded', 'Failed', 'DeleteFailed'] as const;
 export type FinalDeployItemPhase = (typeof FINAL_DEPLOY_ITEM_PHASES)[number];
-export function isFinalDeployItemPhase(value: unknown): value is FinalDeployItemPhase {
-  return typeof value === 'string' && (FINAL_DEPLOY_ITEM_PHASES as readonly string[]).includes(value);
-}
+export const isFinalDeployItemPhase: (value: unknown) => value is FinalDeployItemPhase =
+  isOneOf(FINAL_DEPLOY_ITEM_PHASES);
 
 export const ERROR_CODES = [
   'ERR_UNAUTHORIZED',
@@ -82,9 +79,7 @@ export const ERROR_CODES = [
   'ERR_NO_RETRY',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
-}
+export const isErrorCode: (value: unknown) => value is ErrorCode = isOneOf(ERROR_CODES);
 
 /** Codes after which a DeployItem ends in Failed / DeleteFailed instead of being retried. */
 export const UNRECOVERABLE_ERROR_CODES = [
@@ -95,9 +90,8 @@ export const UNRECOVERABLE_ERROR_CODES = [
   'ERR_CYCLIC_DEPENDENCIES',
 ] as const satisfies readonly ErrorCode[];
 export type UnrecoverableErrorCode = (typeof UNRECOVERABLE_ERROR_CODES)[number];
-export function isUnrecoverableErrorCode(value: unknown): value is UnrecoverableErrorCode {
-  return typeof value === 'string' && (UNRECOVERABLE_ERROR_CODES as readonly string[]).includes(value);
-}
+export const isUnrecoverableErrorCode: (value: unknown) => value is UnrecoverableErrorCode =
+  isOneOf(UNRECOVERABLE_ERROR_CODES);
 
 /** The Landscaper `Error`: lastError, firstError, lastErrors[]. */
 export interface LandscaperError {
@@ -250,9 +244,8 @@ export interface Context extends KubeObject {
 /** Kubernetes selection operators (k8s.io/apimachinery selection.Operator). */
 export const SELECTION_OPERATORS = ['=', '==', '!=', 'in', 'notin', 'exists', '!', 'gt', 'lt'] as const;
 export type SelectionOperator = (typeof SELECTION_OPERATORS)[number];
-export function isSelectionOperator(value: unknown): value is SelectionOperator {
-  return typeof value === 'string' && (SELECTION_OPERATORS as readonly string[]).includes(value);
-}
+export const isSelectionOperator: (value: unknown) => value is SelectionOperator =
+  isOneOf(SELECTION_OPERATORS);
 
 export interface Requirement {
   key: string;

@@ -2,6 +2,7 @@
  * machine.sapcloud.io/v1alpha1: Machine (machine-controller-manager), as the dependency watchdog's
  * lease probe reads it: label `node=<nodeName>`, `status.currentStatus.phase`, conditions.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { KubeObject, ObjectMeta, Time } from '@landscape/apimachinery';
 
 export const MACHINE_GROUP = 'machine.sapcloud.io';
@@ -28,9 +29,7 @@ export const MACHINE_PHASES = [
   'CrashLoopBackOff',
 ] as const;
 export type MachinePhase = (typeof MACHINE_PHASES)[number];
-export function isMachinePhase(value: unknown): value is MachinePhase {
-  return typeof value === 'string' && (MACHINE_PHASES as readonly string[]).includes(value);
-}
+export const isMachinePhase: (value: unknown) => value is MachinePhase = isOneOf(MACHINE_PHASES);
 
 /** Node condition type of in-place updates; reasons ReadyForUpdate / UpdateFailed exclude a node. */
 export const IN_PLACE_UPDATE_CONDITION = 'InPlaceUpdate';

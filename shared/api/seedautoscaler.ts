@@ -7,6 +7,7 @@
  * the HPA's fields plus `history`: the recommendations and scale events the HPA keeps in memory,
  * so the stateless function finds them on its next pass.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { ObjectMeta, Quantity, Time } from '@landscape/apimachinery';
 
 export const SEEDAUTOSCALER_GROUP = 'autoscaling.landscape.dev';
@@ -15,9 +16,7 @@ export const SEEDAUTOSCALER_API_VERSION = 'autoscaling.landscape.dev/v1alpha1';
 
 export const METRIC_TARGET_TYPES = ['Utilization', 'AverageValue'] as const;
 export type MetricTargetType = (typeof METRIC_TARGET_TYPES)[number];
-export function isMetricTargetType(value: unknown): value is MetricTargetType {
-  return typeof value === 'string' && (METRIC_TARGET_TYPES as readonly string[]).includes(value);
-}
+export const isMetricTargetType: (value: unknown) => value is MetricTargetType = isOneOf(METRIC_TARGET_TYPES);
 
 export interface MetricTarget {
   type: MetricTargetType;
@@ -45,15 +44,12 @@ export interface SeedMetricStatus {
 
 export const SCALING_POLICY_TYPES = ['Pods', 'Percent'] as const;
 export type ScalingPolicyType = (typeof SCALING_POLICY_TYPES)[number];
-export function isScalingPolicyType(value: unknown): value is ScalingPolicyType {
-  return typeof value === 'string' && (SCALING_POLICY_TYPES as readonly string[]).includes(value);
-}
+export const isScalingPolicyType: (value: unknown) => value is ScalingPolicyType =
+  isOneOf(SCALING_POLICY_TYPES);
 
 export const SELECT_POLICIES = ['Max', 'Min', 'Disabled'] as const;
 export type SelectPolicy = (typeof SELECT_POLICIES)[number];
-export function isSelectPolicy(value: unknown): value is SelectPolicy {
-  return typeof value === 'string' && (SELECT_POLICIES as readonly string[]).includes(value);
-}
+export const isSelectPolicy: (value: unknown) => value is SelectPolicy = isOneOf(SELECT_POLICIES);
 
 /** `Pods`: replicas (seeds) per period; `Percent`: percent of the current replicas per period. */
 export interface ScalingPolicy {

@@ -1,6 +1,7 @@
 /**
  * seedmanagement.gardener.cloud/v1alpha1: ManagedSeed, ManagedSeedSet (specs/seed-management.md).
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { GardenerCondition, SeedSpec, ShootSpec } from './core.js';
 import type { LabelSelector, ObjectMeta, Time, TypedObject } from '@landscape/apimachinery';
 
@@ -28,9 +29,7 @@ export const ManagedSeedConditionTypes = {
 
 export const BOOTSTRAP_MODES = ['BootstrapToken', 'ServiceAccount', 'None'] as const;
 export type BootstrapMode = (typeof BOOTSTRAP_MODES)[number];
-export function isBootstrapMode(value: unknown): value is BootstrapMode {
-  return typeof value === 'string' && (BOOTSTRAP_MODES as readonly string[]).includes(value);
-}
+export const isBootstrapMode: (value: unknown) => value is BootstrapMode = isOneOf(BOOTSTRAP_MODES);
 
 /** The Seed a ManagedSeed registers: `metadata` + `spec` (a gardenlet `seedConfig` or a seed template). */
 export interface SeedTemplate {
@@ -82,9 +81,7 @@ export const REPLICA_STATUSES = [
   'ManagedSeedRegistered',
 ] as const;
 export type ReplicaStatus = (typeof REPLICA_STATUSES)[number];
-export function isReplicaStatus(value: unknown): value is ReplicaStatus {
-  return typeof value === 'string' && (REPLICA_STATUSES as readonly string[]).includes(value);
-}
+export const isReplicaStatus: (value: unknown) => value is ReplicaStatus = isOneOf(REPLICA_STATUSES);
 
 export const PENDING_REPLICA_REASONS = [
   'ShootReconciling',
@@ -95,9 +92,8 @@ export const PENDING_REPLICA_REASONS = [
   'ManagedSeedDeleting',
 ] as const;
 export type PendingReplicaReason = (typeof PENDING_REPLICA_REASONS)[number];
-export function isPendingReplicaReason(value: unknown): value is PendingReplicaReason {
-  return typeof value === 'string' && (PENDING_REPLICA_REASONS as readonly string[]).includes(value);
-}
+export const isPendingReplicaReason: (value: unknown) => value is PendingReplicaReason =
+  isOneOf(PENDING_REPLICA_REASONS);
 
 export interface PendingReplica {
   name: string;

@@ -8,6 +8,7 @@
  * zero, and Requeue true sets RequeueAfter to zero (immediate requeue). (Upstream code drops
  * Requeue in later versions; the seed wins.)
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { DeployItem, Target } from '../api/landscaper.js';
 import type { Logger } from '../log/index.js';
 
@@ -24,9 +25,7 @@ export const HOOK_TYPES = [
   'End',
 ] as const;
 export type HookType = (typeof HOOK_TYPES)[number];
-export function isHookType(value: unknown): value is HookType {
-  return typeof value === 'string' && (HOOK_TYPES as readonly string[]).includes(value);
-}
+export const isHookType: (value: unknown) => value is HookType = isOneOf(HOOK_TYPES);
 
 /** Hook types whose AbortReconcile values are ANDed: `false` enforces continuation. */
 export const INVERTED_ABORT_HOOK_TYPES: readonly HookType[] = [

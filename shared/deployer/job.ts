@@ -13,14 +13,12 @@
 import type { DeployerInformation, DeployItem, DeployItemStatus } from '../api/landscaper.js';
 import { isFinalDeployItemPhase, LandscaperAnnotations } from '../api/landscaper.js';
 import { copyStatus } from './status.js';
-import { formatTime } from '@landscape/apimachinery';
+import { formatTime, isOneOf } from '@landscape/apimachinery';
 
 /** Why the Landscaper hands out a new job. */
 export const JOB_TRIGGERS = ['Created', 'SpecChanged', 'Deleting'] as const;
 export type JobTrigger = (typeof JOB_TRIGGERS)[number];
-export function isJobTrigger(value: unknown): value is JobTrigger {
-  return typeof value === 'string' && (JOB_TRIGGERS as readonly string[]).includes(value);
-}
+export const isJobTrigger: (value: unknown) => value is JobTrigger = isOneOf(JOB_TRIGGERS);
 
 /** What the Landscaper writes for an item; `decideJob` returns undefined when nothing is to write. */
 export interface JobDecision {

@@ -2,6 +2,7 @@
  * The event types and extension attribute names of DESIGN's "Events" table: the one home of
  * those constants in the code. New types follow `dev.landscape.<noun>.<verb>`.
  */
+import { isOneOf } from '@landscape/apimachinery';
 
 /** Knative ApiServerSource types (Reference and Resource mode). */
 export const APISERVER_EVENT_TYPES = [
@@ -21,9 +22,7 @@ export const EVENT_TYPES = [
   'dev.landscape.requeue',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-export function isEventType(value: unknown): value is EventType {
-  return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
-}
+export const isEventType: (value: unknown) => value is EventType = isOneOf(EVENT_TYPES);
 
 /**
  * The resync PingSources (knative/<family>/resync.yaml, namespace landscape-system): their
@@ -59,9 +58,7 @@ export const EXTENSION_NAMES = [
   'target',
 ] as const;
 export type ExtensionName = (typeof EXTENSION_NAMES)[number];
-export function isExtensionName(value: unknown): value is ExtensionName {
-  return typeof value === 'string' && (EXTENSION_NAMES as readonly string[]).includes(value);
-}
+export const isExtensionName: (value: unknown) => value is ExtensionName = isOneOf(EXTENSION_NAMES);
 
 /** Extensions Knative adds to a dead-lettered event (pkg/kncloudevents/attributes). */
 export const KNATIVE_ERROR_EXTENSIONS = ['knativeerrordest', 'knativeerrorcode', 'knativeerrordata'] as const;
@@ -91,6 +88,4 @@ export function isValidAttributeName(name: string): boolean {
 /** Spec versions the broker accepts (the SDK itself accepts any string). */
 export const SPEC_VERSIONS = ['1.0', '0.3'] as const;
 export type SpecVersion = (typeof SPEC_VERSIONS)[number];
-export function isSpecVersion(value: unknown): value is SpecVersion {
-  return typeof value === 'string' && (SPEC_VERSIONS as readonly string[]).includes(value);
-}
+export const isSpecVersion: (value: unknown) => value is SpecVersion = isOneOf(SPEC_VERSIONS);

@@ -3,15 +3,15 @@
  * the caller and passed in), in-cluster service-account credentials, or a YAML string. Targets,
  * which are user input, go through ./target.ts instead.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeConfigError } from './errors.js';
 
 export const KUBECONFIG_SOURCE_KINDS = ['file', 'env', 'inCluster', 'yaml'] as const;
 export type KubeConfigSourceKind = (typeof KUBECONFIG_SOURCE_KINDS)[number];
-export function isKubeConfigSourceKind(value: unknown): value is KubeConfigSourceKind {
-  return typeof value === 'string' && (KUBECONFIG_SOURCE_KINDS as readonly string[]).includes(value);
-}
+export const isKubeConfigSourceKind: (value: unknown) => value is KubeConfigSourceKind =
+  isOneOf(KUBECONFIG_SOURCE_KINDS);
 
 export interface ContextOption {
   /** Use this context instead of the file's current-context. */

@@ -6,6 +6,7 @@
  * The raw helpers here throw the same ApiException with the text body, so one set of helpers
  * serves both. Like apimachinery, a known `reason` wins and the HTTP code is the fallback.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { Status } from '@landscape/apimachinery';
 
 /** metav1.StatusReason values. */
@@ -31,9 +32,7 @@ export const STATUS_REASONS = [
   'ServiceUnavailable',
 ] as const;
 export type StatusReason = (typeof STATUS_REASONS)[number];
-export function isStatusReason(value: unknown): value is StatusReason {
-  return typeof value === 'string' && (STATUS_REASONS as readonly string[]).includes(value);
-}
+export const isStatusReason: (value: unknown) => value is StatusReason = isOneOf(STATUS_REASONS);
 
 /** The reason apimachinery assumes for a bare HTTP code (k8s.io/apimachinery/pkg/api/errors). */
 const REASON_FOR_CODE: Readonly<Record<number, StatusReason>> = {
@@ -170,9 +169,7 @@ export const TARGET_PROBLEMS = [
   'ForbiddenImpersonation',
 ] as const;
 export type TargetProblemKind = (typeof TARGET_PROBLEMS)[number];
-export function isTargetProblemKind(value: unknown): value is TargetProblemKind {
-  return typeof value === 'string' && (TARGET_PROBLEMS as readonly string[]).includes(value);
-}
+export const isTargetProblemKind: (value: unknown) => value is TargetProblemKind = isOneOf(TARGET_PROBLEMS);
 
 export interface TargetProblem {
   kind: TargetProblemKind;

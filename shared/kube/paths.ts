@@ -1,13 +1,12 @@
 /** URL paths and query strings of the Kubernetes REST API, from the GVK table (pure). */
+import { isOneOf } from '@landscape/apimachinery';
 import type { GroupVersionKind } from '../api/gvk.js';
 import { KubeRequestError } from './errors.js';
 
 /** `binding`: gardener-apiserver's shoots/binding (a PUT of the whole Shoot). */
 export const SUBRESOURCES = ['status', 'scale', 'binding'] as const;
 export type Subresource = (typeof SUBRESOURCES)[number];
-export function isSubresource(value: unknown): value is Subresource {
-  return typeof value === 'string' && (SUBRESOURCES as readonly string[]).includes(value);
-}
+export const isSubresource: (value: unknown) => value is Subresource = isOneOf(SUBRESOURCES);
 
 export interface ResourcePathOptions {
   /** Required for a namespaced kind when a name is given; omitted for a list across namespaces. */

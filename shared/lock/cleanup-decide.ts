@@ -6,6 +6,7 @@
  * unlocking it) is unlocked once the lock is older than a grace period, as the next take-over
  * would do: no lock is left to a dead owner.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { SyncObject } from '../api/landscaper.js';
 import type { PartialObjectMetadata } from '@landscape/apimachinery';
 import { expectedSyncObjectName } from './names.js';
@@ -15,9 +16,7 @@ export type CleanupObservation = PartialObjectMetadata | 'NotFound' | 'UnknownKi
 
 export const CLEANUP_ACTIONS = ['delete', 'keep', 'skip'] as const;
 export type CleanupAction = (typeof CLEANUP_ACTIONS)[number];
-export function isCleanupAction(value: unknown): value is CleanupAction {
-  return typeof value === 'string' && (CLEANUP_ACTIONS as readonly string[]).includes(value);
-}
+export const isCleanupAction: (value: unknown) => value is CleanupAction = isOneOf(CLEANUP_ACTIONS);
 
 export type CleanupDecision =
   | { action: 'delete'; reason: 'object gone' | 'object recreated' }

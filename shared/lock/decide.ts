@@ -2,6 +2,7 @@
  * The pure core of the locker (specs/landscaper.md, "SyncObject lock"): what to do next given
  * the SyncObject just read from the API server, and the SyncObjects to write. No I/O.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { SyncObject } from '../api/landscaper.js';
 import { metaTime } from './names.js';
 
@@ -15,9 +16,7 @@ export interface LockTarget {
 
 export const ACQUIRE_ACTIONS = ['create', 'mine', 'checkLiveness', 'takeOver', 'notLocked'] as const;
 export type AcquireAction = (typeof ACQUIRE_ACTIONS)[number];
-export function isAcquireAction(value: unknown): value is AcquireAction {
-  return typeof value === 'string' && (ACQUIRE_ACTIONS as readonly string[]).includes(value);
-}
+export const isAcquireAction: (value: unknown) => value is AcquireAction = isOneOf(ACQUIRE_ACTIONS);
 
 export type AcquireStep =
   /** No SyncObject: create one owned by me (AlreadyExists → not locked). */

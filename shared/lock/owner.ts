@@ -7,6 +7,7 @@
  * (Cloud Functions) the owner is a random id per process and liveness is by a heartbeat key in
  * Redis. The caller passes the environment in (and may pass the reads of the Pod's identity).
  */
+import { isOneOf } from '@landscape/apimachinery';
 import { randomUUID } from 'node:crypto';
 import type { RedisHandle } from '../redis/index.js';
 import { podIdentity, type PodReads } from '../function/pod.js';
@@ -16,9 +17,7 @@ import { heartbeatLiveness, podLiveness } from './liveness.js';
 
 export const LIVENESS_KINDS = ['pod', 'heartbeat'] as const;
 export type LivenessKind = (typeof LIVENESS_KINDS)[number];
-export function isLivenessKind(value: unknown): value is LivenessKind {
-  return typeof value === 'string' && (LIVENESS_KINDS as readonly string[]).includes(value);
-}
+export const isLivenessKind: (value: unknown) => value is LivenessKind = isOneOf(LIVENESS_KINDS);
 
 export type LockOwner =
   { owner: string; liveness: 'pod'; podNamespace: string } | { owner: string; liveness: 'heartbeat' };

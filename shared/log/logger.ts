@@ -8,6 +8,7 @@
  * fields are redacted (see ./redact.ts). The level is an explicit option: the caller reads the
  * environment, this module does not. Nothing happens at import time.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import { pino } from 'pino';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { redactFields } from './redact.js';
@@ -15,9 +16,7 @@ import { redactFields } from './redact.js';
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export function isLogLevel(value: unknown): value is LogLevel {
-  return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
-}
+export const isLogLevel: (value: unknown) => value is LogLevel = isOneOf(LOG_LEVELS);
 
 /** Keys the logger writes itself; a field with one of these names is renamed with a trailing '_'. */
 export const RESERVED_KEYS = ['level', 'ts', 'logger', 'msg'] as const;

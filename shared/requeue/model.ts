@@ -6,6 +6,7 @@
  * Member = the object key `<kind>/<namespace>/<name>` (namespace empty for cluster-scoped
  * objects), so one object is queued at most once per target; score = the due time in epoch ms.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import { isFamilyName, keyspace, type CacheKey } from '../redis/index.js';
 
 /** What a requeue points at (the `kind`, `namespace`, `name` attributes of the event). */
@@ -34,9 +35,7 @@ export interface RequeueItem extends ObjectRef {
 export const REQUEUE_MODES = ['earliest', 'replace', 'latest'] as const;
 export type RequeueMode = (typeof REQUEUE_MODES)[number];
 
-export function isRequeueMode(value: unknown): value is RequeueMode {
-  return typeof value === 'string' && (REQUEUE_MODES as readonly string[]).includes(value);
-}
+export const isRequeueMode: (value: unknown) => value is RequeueMode = isOneOf(REQUEUE_MODES);
 
 /** Bad input to the requeue primitive (a programming error, not retried). */
 export class RequeueError extends Error {

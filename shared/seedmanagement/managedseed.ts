@@ -17,7 +17,7 @@
  * Shoot, its Seed and the shoots using the Seed, runs the actions, writes `status`, and requeues.
  */
 import type { Seed, Shoot } from '../api/core.js';
-import { formatTime, type OwnerReference } from '@landscape/apimachinery';
+import { formatTime, type OwnerReference, isOneOf } from '@landscape/apimachinery';
 import {
   ManagedSeedConditionTypes,
   SEEDMANAGEMENT_API_VERSION,
@@ -58,9 +58,8 @@ export const MANAGED_SEED_OUTCOMES = [
   'error',
 ] as const;
 export type ManagedSeedOutcome = (typeof MANAGED_SEED_OUTCOMES)[number];
-export function isManagedSeedOutcome(value: unknown): value is ManagedSeedOutcome {
-  return typeof value === 'string' && (MANAGED_SEED_OUTCOMES as readonly string[]).includes(value);
-}
+export const isManagedSeedOutcome: (value: unknown) => value is ManagedSeedOutcome =
+  isOneOf(MANAGED_SEED_OUTCOMES);
 
 export type ManagedSeedAction =
   | { op: 'add-finalizer'; finalizer: string }

@@ -3,6 +3,7 @@
  * spec it reads and the CloudEvent types it emits. The object shape it watches and the changes a
  * watch makes are the Reflector's (shared/kube/reflector).
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { LabelSelector } from '@landscape/apimachinery';
 import type { ChangeAction } from '../../shared/kube/reflector/index.js';
 
@@ -17,15 +18,12 @@ export {
 
 export const EVENT_MODES = ['Reference', 'Resource'] as const;
 export type EventMode = (typeof EVENT_MODES)[number];
-export function isEventMode(value: unknown): value is EventMode {
-  return typeof value === 'string' && (EVENT_MODES as readonly string[]).includes(value);
-}
+export const isEventMode: (value: unknown) => value is EventMode = isOneOf(EVENT_MODES);
 
 export const LABEL_SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
 export type LabelSelectorOperator = (typeof LABEL_SELECTOR_OPERATORS)[number];
-export function isLabelSelectorOperator(value: unknown): value is LabelSelectorOperator {
-  return typeof value === 'string' && (LABEL_SELECTOR_OPERATORS as readonly string[]).includes(value);
-}
+export const isLabelSelectorOperator: (value: unknown) => value is LabelSelectorOperator =
+  isOneOf(LABEL_SELECTOR_OPERATORS);
 
 /** `dev.knative.apiserver.{resource|ref}.{add|update|delete}` (Knative's names, exactly). */
 export const ApiServerEventTypes = {

@@ -8,6 +8,7 @@
  * The ingress token (`Authorization: Bearer`) is `$LANDSCAPE_INGRESS_TOKEN`, else the state
  * file's `ingressToken` when the replay goes to the state file's ingress (never to another URL).
  */
+import { isOneOf } from '@landscape/apimachinery';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,9 +21,7 @@ import type { DeadLetter, DeadLetterStore } from './dlq.js';
 
 export const DLQ_COMMANDS = ['list', 'show', 'replay'] as const;
 export type DlqCommand = (typeof DLQ_COMMANDS)[number];
-export function isDlqCommand(value: unknown): value is DlqCommand {
-  return typeof value === 'string' && (DLQ_COMMANDS as readonly string[]).includes(value);
-}
+export const isDlqCommand: (value: unknown) => value is DlqCommand = isOneOf(DLQ_COMMANDS);
 
 export const DEFAULT_DLQ_DIR = '.local/dlq';
 export const DEFAULT_STATE_FILE = '.local/broker.json';

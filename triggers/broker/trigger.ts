@@ -5,6 +5,7 @@
  * attribute with a non-empty value; attribute names are lowercase letters and digits. `cesql` is
  * recognised and reported as unsupported.
  */
+import { isOneOf } from '@landscape/apimachinery';
 import { z } from 'zod';
 import { isValidAttributeName } from '../../shared/events/index.js';
 import { isIsoDuration } from './duration.js';
@@ -14,9 +15,7 @@ export type FilterDialect = (typeof FILTER_DIALECTS)[number];
 
 export const BACKOFF_POLICIES = ['linear', 'exponential'] as const;
 export type BackoffPolicy = (typeof BACKOFF_POLICIES)[number];
-export function isBackoffPolicy(value: unknown): value is BackoffPolicy {
-  return typeof value === 'string' && (BACKOFF_POLICIES as readonly string[]).includes(value);
-}
+export const isBackoffPolicy: (value: unknown) => value is BackoffPolicy = isOneOf(BACKOFF_POLICIES);
 
 /** One entry of `spec.filters` (Knative's SubscriptionsAPIFilter). */
 export interface SubscriptionsApiFilter {

@@ -16,3 +16,10 @@ export function isRecord(value: unknown): value is JsonObject {
 export function asRecord(value: unknown): JsonObject {
   return isRecord(value) ? value : {};
 }
+
+/** A guard for a closed set of strings (Go's `sets.New(...).Has`): true for a member of `values`. */
+export function isOneOf<const T extends readonly string[]>(
+  values: T,
+): (value: unknown) => value is T[number] {
+  return (value: unknown): value is T[number] => typeof value === 'string' && values.includes(value);
+}

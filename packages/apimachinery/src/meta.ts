@@ -4,6 +4,7 @@
  * ObjectSerializer ran, with `Date` timestamps; the raw helpers in shared/kube return JSON, so
  * the product's own kinds use these types.
  */
+import { isOneOf } from './guards.js';
 
 /** RFC 3339 timestamp, e.g. `2023-07-13T11:33:30Z`. */
 export type Time = string;
@@ -105,9 +106,7 @@ export interface LabelSelector {
 export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
 export type ConditionStatus = (typeof CONDITION_STATUSES)[number];
 
-export function isConditionStatus(value: unknown): value is ConditionStatus {
-  return typeof value === 'string' && (CONDITION_STATUSES as readonly string[]).includes(value);
-}
+export const isConditionStatus: (value: unknown) => value is ConditionStatus = isOneOf(CONDITION_STATUSES);
 
 /** A Kubernetes `metav1.Condition`. */
 export interface Condition {

@@ -11,6 +11,7 @@
  *   differences to what is known (`changesForRelist`), watch events are deduped by
  *   resourceVersion (`changesForWatchEvent`).
  */
+import { isOneOf } from '@landscape/apimachinery';
 import type { Change, WatchedObject } from './types.js';
 
 /** `namespace/name` (just `name` for cluster-scoped objects). */
@@ -31,9 +32,7 @@ export type Accept = (object: WatchedObject) => boolean;
 
 export const WATCH_EVENT_TYPES = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'] as const;
 export type WatchEventType = (typeof WATCH_EVENT_TYPES)[number];
-export function isWatchEventType(value: unknown): value is WatchEventType {
-  return typeof value === 'string' && (WATCH_EVENT_TYPES as readonly string[]).includes(value);
-}
+export const isWatchEventType: (value: unknown) => value is WatchEventType = isOneOf(WATCH_EVENT_TYPES);
 
 function upsert(known: Known, object: WatchedObject): Change[] {
   const before = known.get(objectKey(object));

@@ -2,12 +2,11 @@
  * The shapes list/watch works with: the loose object an API server sends (any kind), the kind
  * resolved to where it is listed and watched, and one change a list or a watch event makes.
  */
+import { isOneOf } from '@landscape/apimachinery';
 
 export const CHANGE_ACTIONS = ['add', 'update', 'delete'] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
-export function isChangeAction(value: unknown): value is ChangeAction {
-  return typeof value === 'string' && (CHANGE_ACTIONS as readonly string[]).includes(value);
-}
+export const isChangeAction: (value: unknown) => value is ChangeAction = isOneOf(CHANGE_ACTIONS);
 
 /** A Kubernetes object as the API server sends it (loose: any kind). */
 export interface WatchedObject {
