@@ -107,7 +107,12 @@ async function dep(name: string): Promise<{ replicas: number; annotations: Recor
     metadata: { name: string; annotations?: Record<string, string> };
     spec: { replicas: number };
   }>(GVK.Deployment, NS, name);
-  return { replicas: d.spec.replicas, annotations: d.metadata.annotations ?? {} };
+  // the Deployment controller's own annotations (deployment.kubernetes.io/revision, as on a
+  // cluster) are not the prober's
+  const annotations = Object.fromEntries(
+    Object.entries(d.metadata.annotations ?? {}).filter(([k]) => !k.startsWith('deployment.kubernetes.io/')),
+  );
+  return { replicas: d.spec.replicas, annotations };
 }
 
 /** Ticks (one pass each) until `done` holds or the deadline passes. */
