@@ -232,7 +232,10 @@ it('expired leases past the fraction: MCM and CA, then KCM, scaled to 0 with the
     involvedObject: { name: string };
     message: string;
   }>(GVK.Event, NS);
-  const kcm = events.items.find((e) => e.involvedObject.name === 'kube-controller-manager');
+  // the prober's Event (the Deployment controller's ScalingReplicaSet Events are there too, as on a cluster)
+  const kcm = events.items.find(
+    (e) => e.involvedObject.name === 'kube-controller-manager' && e.reason === 'ScaledDown',
+  );
   expect(kcm).toMatchObject({ reason: 'ScaledDown' });
   expect(kcm!.message).toContain('from 2 to 0 replicas');
 });
