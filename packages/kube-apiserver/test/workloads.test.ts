@@ -70,7 +70,11 @@ describe('workload simulation (kwok-like)', () => {
     expect(owner).toMatchObject({ kind: 'ReplicaSet', controller: true });
     expect(owner.name).toBe(`sim-${pods[0].metadata!.labels!['pod-template-hash']}`);
     const rs = await t.apps.readNamespacedReplicaSet({ name: owner.name, namespace: ns });
-    expect(rs.metadata!.ownerReferences![0]).toMatchObject({ kind: 'Deployment', name: 'sim', controller: true });
+    expect(rs.metadata!.ownerReferences![0]).toMatchObject({
+      kind: 'Deployment',
+      name: 'sim',
+      controller: true,
+    });
     expect(rs.metadata!.annotations!['deployment.kubernetes.io/revision']).toBe('1');
   });
 

@@ -61,7 +61,8 @@ export const REPLICA_SET = {
     'Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and ' +
     'unspecified. Defaults to 1. More info: ' +
     'https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#how-a-replicaset-works',
-  current: 'Replicas is the most recently observed number of non-terminating pods. More info: ' +
+  current:
+    'Replicas is the most recently observed number of non-terminating pods. More info: ' +
     'https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#how-a-replicaset-works',
   ready: 'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.',
 };
