@@ -134,6 +134,16 @@ function finalOf(obj: unknown): { job: string; phase: string } | undefined {
   return { job, phase };
 }
 
+/** The writes of one object up to `seq`, short: `#seq user type phase jobID/jobIDFinished` (what went wrong, at a glance). */
+function historyOf(records: readonly AuditRecord[], uid: string, seq: number): string {
+  const short = (o: unknown): string =>
+    `${str(o, 'status', 'phase') || '-'} ${str(o, 'status', 'jobID') || '-'}/${str(o, 'status', 'jobIDFinished') || '-'}`;
+  return records
+    .filter((x) => x.uid === uid && x.seq <= seq)
+    .map((x) => `#${x.seq} ${x.user ?? 'in-process'} ${x.type} ${short(x.object)}`)
+    .join('; ');
+}
+
 /** DeployItem status writes that finish a job that had finished already. */
 export function finalStatusesTwice(records: readonly AuditRecord[]): Duplicate[] {
   const finished = new Map<string, string>();
@@ -149,7 +159,7 @@ export function finalStatusesTwice(records: readonly AuditRecord[]): Duplicate[]
     if (first !== undefined)
       out.push({
         kind: 'two final statuses for one job',
-        detail: `${where(r)}: job ${now.job} finished ${first}, then ${now.phase}`,
+        detail: `${where(r)}: job ${now.job} finished ${first}, then ${now.phase}; its writes: ${historyOf(records, r.uid, r.seq)}`,
       });
     else finished.set(key, now.phase);
   }
