@@ -26,6 +26,20 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript launchers (scripts/launch.mjs): no type information, Node's globals.
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly', console: 'readonly' },
+    },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      '@typescript-eslint/explicit-function-return-type': 'off',
+      '@typescript-eslint/explicit-module-boundary-types': 'off',
+    },
+  },
+  {
     // The import layers and no cycles (eslint-rules/index.js; README "Layout").
     plugins: { landscape },
     rules: { 'landscape/layers': 'error', 'landscape/no-cycle': 'error' },

@@ -1,5 +1,5 @@
 /**
- * The full embedded landscape (`node --import tsx local/main.ts`) as a child process in a state
+ * The full embedded landscape (`node scripts/launch.mjs local/main.ts`) as a child process in a state
  * directory of its own: ApiServerSource, broker, activator, Redis and the real functions as
  * processes (and its own API server, unless `--kubeconfig` is among the arguments). It runs in a
  * process group of its own, so that the end (SIGTERM, then SIGKILL to the whole group, also on
@@ -100,8 +100,7 @@ export async function startLandscapeProcess(
   const stateDir = await mkdtemp(join(tmpdir(), 'bench-deployers-landscape-'));
   const extraArgs = await more(stateDir);
   const args = [
-    '--import',
-    'tsx',
+    'scripts/launch.mjs',
     'local/main.ts',
     ...['--state-dir', stateDir, '--status-interval', '0', '--no-function-logs', '--no-default-clusters'],
     ...extraArgs,

@@ -25,7 +25,7 @@ function npmStart(
 ): Promise<{ code: number | null; err: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'local/main.ts', '--state-dir', join(dir, 'state'), ...args],
+    ['scripts/launch.mjs', 'local/main.ts', '--state-dir', join(dir, 'state'), ...args],
     {
       cwd: REPO_ROOT,
       env: { ...process.env, REDIS_URL: undefined, ...env },

@@ -1,5 +1,5 @@
 /**
- * End-to-end support: the embedded landscape (`npm start`, i.e. `tsx local/main.ts`) as a child
+ * End-to-end support: the embedded landscape (`npm start`, i.e. `node scripts/launch.mjs local/main.ts`) as a child
  * process in a fresh state directory, and the real kubectl against it.
  *
  * Every kubectl call gets `--kubeconfig <dir>/kubeconfig` (or another cluster's) and a
@@ -24,12 +24,11 @@ export { scaled, scaledSeconds, sleep, until } from '../support/timing.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /**
- * `node --import tsx`, not the `tsx` binary: the binary is a parent process that relays signals
- * and, when the child does not acknowledge one within 30 ms (a busy machine), SIGKILLs it and
- * exits 130, which is not a clean stop.
+ * `node scripts/launch.mjs <entry>`, what `npm start` and `npm run landscape` run: the entry's
+ * cached bundle in this node process (no `tsx` parent relaying signals, no per-start compile).
  */
 const NODE = process.execPath;
-const TSX_ARGS = ['--import', 'tsx'];
+const LAUNCH = ['scripts/launch.mjs'];
 const kubectlBinary = (): string => process.env.KUBECTL ?? 'kubectl';
 /**
  * Base limits for a quiet machine, scaled by E2E_TIMEOUT_SCALE (test/support/timing.ts) where
@@ -245,7 +244,7 @@ export async function startLandscape(args: string[] = [], options: StartOptions 
   await mkdir(join(stateDir, 'manifests'), { recursive: true });
   await mkdir(home, { recursive: true });
   const runtime = options.functions ? [] : ['--no-functions'];
-  const child = spawn(NODE, [...TSX_ARGS, 'local/main.ts', '--state-dir', stateDir, ...runtime, ...args], {
+  const child = spawn(NODE, [...LAUNCH, 'local/main.ts', '--state-dir', stateDir, ...runtime, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...options.env },
     detached: true,
@@ -295,7 +294,7 @@ export async function startLandscape(args: string[] = [], options: StartOptions 
       );
     },
     cli: (args) =>
-      run(NODE, [...TSX_ARGS, 'local/cli.ts', '--state-dir', stateDir, ...args], { cwd: REPO_ROOT }),
+      run(NODE, [...LAUNCH, 'local/cli.ts', '--state-dir', stateDir, ...args], { cwd: REPO_ROOT }),
     manifest,
     stop() {
       stopped ??= (async () => {

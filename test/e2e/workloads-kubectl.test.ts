@@ -8,7 +8,12 @@
  */
 import { ok, outcome, scaled, until, useLandscape } from './support.js';
 
-const landscape = useLandscape(['--no-functions', '--simulate-pods', '--workload-delay', '100']);
+/**
+ * A rollout takes several simulation steps of this delay: long enough (scaled like every limit) for
+ * `rollout status` to start and see it in progress on a loaded machine, so it prints progress lines.
+ */
+const STEP_MS = scaled(400);
+const landscape = useLandscape(['--no-functions', '--simulate-pods', '--workload-delay', String(STEP_MS)]);
 
 const kubectl = (...args: string[]): ReturnType<ReturnType<typeof landscape>['kubectl']> =>
   landscape().kubectl(args, { timeoutMs: scaled(60_000) });

@@ -185,7 +185,7 @@ function runMain(args: string[]): {
   done: Promise<{ code: number | null; out: string }>;
   child: ReturnType<typeof spawn>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'triggers/plane/main.ts', ...args], {
+  const child = spawn(process.execPath, ['scripts/launch.mjs', 'triggers/plane/main.ts', ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, LANDSCAPE_FUNCTION_TOKEN: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

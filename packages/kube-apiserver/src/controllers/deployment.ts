@@ -182,7 +182,10 @@ function retireOld(p: Pass, old: KubeObject[]): void {
     );
 }
 
-/** The Deployment's revision annotation follows its new ReplicaSet's. */
+/**
+ * The Deployment's revision annotation follows its new ReplicaSet's, written with UpdateStatus as
+ * sync.go getNewReplicaSet does, so it does not raise the Deployment's generation.
+ */
 function setRevision(p: Pass, rs: KubeObject): KubeObject {
   const rev = rs.metadata.annotations?.[REVISION];
   if (!rev || p.dep.metadata.annotations?.[REVISION] === rev) return p.dep;
@@ -190,7 +193,12 @@ function setRevision(p: Pass, rs: KubeObject): KubeObject {
     ...p.dep,
     metadata: { ...p.dep.metadata, annotations: { ...p.dep.metadata.annotations, [REVISION]: rev } },
   };
-  const scope = { def: p.depDef, namespace: p.dep.metadata.namespace, name: p.dep.metadata.name };
+  const scope = {
+    def: p.depDef,
+    namespace: p.dep.metadata.namespace,
+    name: p.dep.metadata.name,
+    subresource: 'status' as const,
+  };
   return p.deps.ops.update(scope, next, WRITE).object;
 }
 

@@ -10,7 +10,7 @@
  */
 import { labelSelectorAsSelector, matchesLabelSelector, type LabelSelector } from '@landscape/apimachinery';
 import { invalid, type FieldError } from '../api/errors.js';
-import { deepEqual } from '../api/objects.js';
+import { carryServerMeta, deepEqual } from '../api/objects.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
 import { keepStatus, withoutStatus } from './generic-strategy.js';
 import {
@@ -287,6 +287,18 @@ function check(def: ResourceDef, obj: KubeObject, errors: FieldError[]): void {
   if (errors.length) throw invalid(def.kind, def.group, obj.metadata.name ?? '', errors);
 }
 
+/**
+ * A status write keeps the stored spec and labels and takes the rest of the metadata and the
+ * status (deploymentStatusStrategy/replicaSetStatusStrategy/statefulSetStatusStrategy
+ * PrepareForUpdate): how the Deployment controller sets the revision annotation (UpdateStatus in
+ * pkg/controller/deployment/sync.go), without a new generation.
+ */
+function statusUpdate(_def: ResourceDef, prev: KubeObject, incoming: KubeObject): KubeObject {
+  const metadata = { ...carryServerMeta(incoming.metadata, prev.metadata), labels: prev.metadata.labels };
+  if (metadata.labels === undefined) delete metadata.labels;
+  return { ...prev, metadata, status: incoming.status };
+}
+
 /** A workload kind's strategy from its defaults, spec validation and update rules. */
 function workloadStrategy(
   defaults: (obj: KubeObject) => KubeObject,
@@ -297,6 +309,7 @@ function workloadStrategy(
     prepareForCreate: (def, obj) => defaults(withoutStatus(def, obj)),
     validateCreate: (def, obj) => check(def, obj, validateSpec(specOf(obj))),
     prepareForUpdate: (def, prev, next) => defaults(keepStatus(def, prev, next)),
+    prepareForStatusUpdate: statusUpdate,
     validateUpdate: (def, prev, next) =>
       check(def, next, [
         ...validateSpec(specOf(next)),

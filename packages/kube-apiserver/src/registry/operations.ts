@@ -282,7 +282,8 @@ export class Operations {
     const next = { ...candidate, metadata: { ...candidate.metadata } };
     const errors = [...validateMeta(def, next.metadata), ...validateMetaUpdate(next.metadata, prev.metadata)];
     if (errors.length) throw invalid(def.kind, def.group, prev.metadata.name!, errors);
-    if (tracksGeneration(def) && specChanged(def, prev, next))
+    // a status write never raises the generation (the status strategies keep the spec)
+    if (subresource !== 'status' && tracksGeneration(def) && specChanged(def, prev, next))
       next.metadata.generation = (prev.metadata.generation ?? 0) + 1;
     next.metadata.resourceVersion = prev.metadata.resourceVersion;
     this.trackManagedFields(def, prev, next, opts, subresource);
