@@ -75,6 +75,8 @@ export function portFrom(env: Readonly<Record<string, string | undefined>>): num
 /** The process entry of a `server.js` bundle: serve, then stop on SIGTERM/SIGINT. */
 export function main(name: string, env: Readonly<Record<string, string | undefined>> = process.env): void {
   const log = jsonLine;
+  // `ps` (and process accounting) name the function, not "node"
+  process.title = name;
   process.on('uncaughtException', (err) => {
     const fields = { function: name, error: String(err), stack: err.stack };
     log('uncaught exception: exiting so the replica is replaced', fields, 'error');

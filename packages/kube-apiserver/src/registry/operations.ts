@@ -86,6 +86,16 @@ export function groupResource(def: ResourceDef): GroupResource {
   return { group: def.group, resource: def.plural };
 }
 
+/** A spec change raises the generation; a status write never does (the status strategies keep the spec). */
+function raisesGeneration(
+  def: ResourceDef,
+  prev: KubeObject,
+  next: KubeObject,
+  subresource?: string,
+): boolean {
+  return subresource !== 'status' && tracksGeneration(def) && specChanged(def, prev, next);
+}
+
 export class Operations {
   constructor(
     private readonly store: Store,
@@ -282,8 +292,7 @@ export class Operations {
     const next = { ...candidate, metadata: { ...candidate.metadata } };
     const errors = [...validateMeta(def, next.metadata), ...validateMetaUpdate(next.metadata, prev.metadata)];
     if (errors.length) throw invalid(def.kind, def.group, prev.metadata.name!, errors);
-    // a status write never raises the generation (the status strategies keep the spec)
-    if (subresource !== 'status' && tracksGeneration(def) && specChanged(def, prev, next))
+    if (raisesGeneration(def, prev, next, subresource))
       next.metadata.generation = (prev.metadata.generation ?? 0) + 1;
     next.metadata.resourceVersion = prev.metadata.resourceVersion;
     this.trackManagedFields(def, prev, next, opts, subresource);
