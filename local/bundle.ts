@@ -8,10 +8,18 @@
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { build, version as esbuildVersion, type Plugin } from 'esbuild';
+import {
+  build as esbuild,
+  stop as stopEsbuild,
+  version as esbuildVersion,
+  type BuildOptions,
+  type BuildResult,
+  type Plugin,
+} from 'esbuild';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const FUNCTION_NAME_PATTERN = /^[A-Za-z](?:[-_A-Za-z0-9]{0,61}[A-Za-z0-9])?$/;
 export const BUNDLE_KINDS = ['server', 'module'] as const;
@@ -102,10 +110,10 @@ interface CacheManifest {
 }
 
 function cacheKey(o: BundleOptions, handler: string): string {
-  const { cacheDir: _c, outDir, ...options } = o;
-  // the source map's paths are relative to the bundle: one key per way back to cwd
-  const back = relative(join(outDir, o.name), process.cwd());
-  const id = JSON.stringify({ options, handler, back, esbuild: esbuildVersion, node: process.version });
+  // the output folder is not part of the key: a cached bundle's source map has an absolute
+  // sourceRoot (buildFunction), so it names the right sources from wherever it is copied to
+  const { cacheDir: _c, outDir: _o, ...options } = o;
+  const id = JSON.stringify({ options, handler, esbuild: esbuildVersion, node: process.version });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }
 
@@ -191,6 +199,32 @@ async function buildLock(lock: string): Promise<() => Promise<void>> {
   }
 }
 
+let building = 0;
+
+/**
+ * esbuild's build, and its service process stopped when no build is left in flight: a landscape
+ * bundles once at start and must not keep a GB-sized bundler running beside it afterwards.
+ */
+async function build(options: BuildOptions & { metafile: true }): Promise<BuildResult<{ metafile: true }>> {
+  building++;
+  try {
+    return await esbuild(options);
+  } finally {
+    if (--building === 0) await stopEsbuild();
+  }
+}
+
+/**
+ * A linked source map unless switched off; a cached bundle is copied to other folders, so its
+ * map's relative paths start from an absolute sourceRoot (where it was built).
+ */
+function sourceMapOptions(o: BundleOptions, dir: string): Pick<BuildOptions, 'sourcemap' | 'sourceRoot'> {
+  if (o.sourcemap === false) return { sourcemap: false };
+  return o.cacheDir === undefined
+    ? { sourcemap: 'linked' }
+    : { sourcemap: 'linked', sourceRoot: `${pathToFileURL(dir).href}/` };
+}
+
 async function buildFunction(o: BundleOptions): Promise<Bundle & { inputs: string[] }> {
   if (!FUNCTION_NAME_PATTERN.test(o.name))
     throw new Error(`function folder "${o.name}" is not a valid Functions Framework name`);
@@ -213,7 +247,7 @@ async function buildFunction(o: BundleOptions): Promise<Bundle & { inputs: strin
     target: 'node20',
     format: 'esm',
     minify: o.minify ?? true,
-    sourcemap: o.sourcemap === false ? false : 'linked',
+    ...sourceMapOptions(o, dir),
     metafile: true,
     ...(o.externalPackages ? { plugins: [externalNpmPackages] } : {}),
     ...(o.kind === 'module' ? { external: ['@google-cloud/functions-framework'] } : {}),
