@@ -21,5 +21,6 @@ export default {
   testSequencer: '<rootDir>/test/support/sequencer.cjs',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 30000,
-  maxWorkers: 2,
+  // three on two cores: the end-to-end files spend much of their time waiting on a landscape
+  maxWorkers: 3,
 };
