@@ -173,6 +173,32 @@ async function allShoots(): Promise<Shoot[]> {
 }
 
 /** An instance whose counts reads are followed by a pause of up to 150 ms (a slow replica). */
+/**
+ * Holds each caller until `size` callers wait (or `maxWaitMs` passed), then lets them all go: the
+ * lagging instances' decisions overlap however busy the machine is (random lags did not always
+ * make two decisions meet on a loaded machine).
+ */
+function barrier(size: number, maxWaitMs: number): () => Promise<void> {
+  let waiting: Array<() => void> = [];
+  let timer: NodeJS.Timeout | undefined;
+  const release = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    const go = waiting;
+    waiting = [];
+    for (const resolve of go) resolve();
+  };
+  return () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      if (waiting.length >= size) release();
+      else timer ??= setTimeout(release, maxWaitMs);
+    });
+}
+
+/** Six decisions at a time are taken from counts read before any of them reserved. */
+const overlap = barrier(6, 300);
+
 function laggingInstance(): ReturnType<typeof createScheduleShootInstance> {
   const conn = new Redis(redis.url);
   connections.push(conn);
@@ -194,7 +220,7 @@ function laggingInstance(): ReturnType<typeof createScheduleShootInstance> {
     ensure: () => store.ensure(),
     counts: async () => {
       const c = await store.counts();
-      await new Promise((r) => setTimeout(r, Math.random() * 150));
+      await overlap();
       return c;
     },
   };
@@ -326,8 +352,8 @@ it('50 shoots handled at once by three instances never overcommit a seed', async
   for (const [name, n] of Object.entries(allocatable)) await createSeed(name, 'race', n);
   const names = Array.from({ length: 50 }, (_, i) => `race-${String(i).padStart(2, '0')}`);
   await Promise.all(names.map((n) => createShoot(n, 'race')));
-  // Decisions overlap: every instance reads the counts, then takes a while to decide, so other
-  // replicas reserve meanwhile and reservations find seeds full.
+  // Decisions overlap: every instance reads the counts, then waits for five other decisions
+  // (barrier above), so they reserve on the same counts and reservations find seeds full.
   const three = [laggingInstance(), laggingInstance(), laggingInstance()];
   // Every shoot gets an add event on one instance and an update event on another, all at once.
   const outcomes = await Promise.all(
