@@ -18,7 +18,7 @@ import {
 } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const FUNCTION_NAME_PATTERN = /^[A-Za-z](?:[-_A-Za-z0-9]{0,61}[A-Za-z0-9])?$/;
@@ -65,6 +65,10 @@ export async function functionNames(functionsDir: string): Promise<string[]> {
 
 const REQUIRE_SHIM =
   "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
+
+function handlerOf(o: BundleOptions): string {
+  return resolve(o.functionsDir ?? 'functions', o.name, 'handler.ts');
+}
 
 function serverEntry(handler: string, name: string): string {
   const serve = resolve('shared/serve/index.ts');
@@ -156,26 +160,90 @@ async function inputStats(paths: readonly string[]): Promise<CacheManifest['inpu
 
 /** Builds one bundle (or takes it from `cacheDir`); throws with esbuild's message when the code does not build. */
 export async function bundleFunction(o: BundleOptions): Promise<Bundle> {
-  if (o.cacheDir === undefined) return buildFunction(o);
-  const handler = resolve(o.functionsDir ?? 'functions', o.name, 'handler.ts');
-  const cached = join(o.cacheDir, cacheKey(o, handler));
+  const [b] = await bundleFunctions([o]);
+  return b;
+}
+
+/** Where a function's bundle goes, and its cache entry. */
+interface Target {
+  o: BundleOptions;
+  dir: string;
+  file: string;
+  cached?: string;
+}
+
+function targetOf(o: BundleOptions): Target {
+  if (!FUNCTION_NAME_PATTERN.test(o.name))
+    throw new Error(`function folder "${o.name}" is not a valid Functions Framework name`);
+  const handler = handlerOf(o);
+  if (!existsSync(handler)) throw new Error(`no handler at ${handler}`);
   const dir = join(o.outDir, o.name);
   const file = join(dir, o.kind === 'server' ? 'server.js' : 'index.js');
-  await mkdir(dir, { recursive: true });
-  const hit = await fromCache(cached, dir);
-  if (hit !== undefined) return { name: o.name, file, bytes: hit, cached: true };
-  await mkdir(o.cacheDir, { recursive: true });
-  // one builder per bundle: a second landscape starting meanwhile waits for the first one's build
-  const release = await buildLock(`${cached}.lock`);
-  try {
-    const bytes = await fromCache(cached, dir);
-    if (bytes !== undefined) return { name: o.name, file, bytes, cached: true };
-    const built = await buildFunction(o);
-    await toCache(cached, dir, { bytes: built.bytes, inputs: await inputStats(built.inputs) });
-    return { name: built.name, file: built.file, bytes: built.bytes, cached: false };
-  } finally {
-    await release();
+  return {
+    o,
+    dir,
+    file,
+    ...(o.cacheDir !== undefined ? { cached: join(o.cacheDir, cacheKey(o, handler)) } : {}),
+  };
+}
+
+/**
+ * Several bundles (each taken from its `cacheDir` where still valid) built in one esbuild run per
+ * set of options: what the functions share (client-node, shared/) is parsed once, not once per
+ * function (17 bundles: ~6 s instead of ~29 s on 2 cores). Throws with esbuild's message when one
+ * does not build.
+ */
+export async function bundleFunctions(list: readonly BundleOptions[]): Promise<Bundle[]> {
+  const targets = list.map(targetOf);
+  const out = new Map<Target, Bundle>();
+  const misses: Target[] = [];
+  for (const t of targets) {
+    await mkdir(t.dir, { recursive: true });
+    const hit = t.cached === undefined ? undefined : await fromCache(t.cached, t.dir);
+    if (hit === undefined) misses.push(t);
+    else out.set(t, { name: t.o.name, file: t.file, bytes: hit, cached: true });
   }
+  // one builder per bundle: a second landscape starting meanwhile waits for the first one's build
+  const locks = [
+    ...new Set(misses.flatMap((t) => (t.cached === undefined ? [] : [`${t.cached}.lock`]))),
+  ].sort();
+  const releases: Array<() => Promise<void>> = [];
+  try {
+    for (const lock of locks) {
+      await mkdir(dirname(lock), { recursive: true });
+      releases.push(await buildLock(lock));
+    }
+    const toBuild: Target[] = [];
+    for (const t of misses) {
+      const hit = t.cached === undefined ? undefined : await fromCache(t.cached, t.dir);
+      if (hit === undefined) toBuild.push(t);
+      else out.set(t, { name: t.o.name, file: t.file, bytes: hit, cached: true });
+    }
+    for (const [t, b] of await buildTargets(toBuild)) out.set(t, b);
+  } finally {
+    await Promise.all(releases.map((r) => r()));
+  }
+  return targets.map((t) => out.get(t)!);
+}
+
+/** Builds the targets, one esbuild run per set of options, and caches what has a cache entry. */
+async function buildTargets(targets: readonly Target[]): Promise<Map<Target, Bundle>> {
+  const groups = new Map<string, Target[]>();
+  for (const t of targets) {
+    const { name: _n, functionsDir: _f, cacheDir: _c, ...options } = t.o;
+    const key = JSON.stringify({ ...options, cache: t.cached !== undefined });
+    groups.set(key, [...(groups.get(key) ?? []), t]);
+  }
+  const out = new Map<Target, Bundle>();
+  for (const group of groups.values()) {
+    const built = await buildGroup(group);
+    for (const t of group) {
+      const b = built.get(t)!;
+      if (t.cached !== undefined) await toCache(t.cached, t.dir, { bytes: b.bytes, inputs: built.inputs });
+      out.set(t, { name: t.o.name, file: t.file, bytes: b.bytes, cached: false });
+    }
+  }
+  return out;
 }
 
 /** A lock older than this is taken as left by a builder that died. */
@@ -225,38 +293,59 @@ function sourceMapOptions(o: BundleOptions, dir: string): Pick<BuildOptions, 'so
     : { sourcemap: 'linked', sourceRoot: `${pathToFileURL(dir).href}/` };
 }
 
-async function buildFunction(o: BundleOptions): Promise<Bundle & { inputs: string[] }> {
-  if (!FUNCTION_NAME_PATTERN.test(o.name))
-    throw new Error(`function folder "${o.name}" is not a valid Functions Framework name`);
-  const handler = resolve(o.functionsDir ?? 'functions', o.name, 'handler.ts');
-  if (!existsSync(handler)) throw new Error(`no handler at ${handler}`);
-  const dir = join(o.outDir, o.name);
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, o.kind === 'server' ? 'server.js' : 'index.js');
-  const entry =
-    o.kind === 'server'
-      ? {
-          stdin: { contents: serverEntry(handler, o.name), resolveDir: process.cwd(), loader: 'ts' as const },
-        }
-      : { entryPoints: [handler] };
+const ENTRY = 'landscape-server-entry';
+
+/** The generated `server.js` entries (`main(<name>)` after the handler's import), one per function. */
+function serverEntries(group: readonly Target[]): Plugin {
+  const handlers = new Map(group.map((t) => [t.o.name, handlerOf(t.o)]));
+  return {
+    name: ENTRY,
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${ENTRY}:`) }, (args) => ({
+        path: args.path.slice(ENTRY.length + 1),
+        namespace: ENTRY,
+      }));
+      b.onLoad({ filter: /.*/, namespace: ENTRY }, (args) => ({
+        contents: serverEntry(handlers.get(args.path)!, args.path),
+        resolveDir: process.cwd(),
+        loader: 'ts',
+      }));
+    },
+  };
+}
+
+/** One esbuild run for targets of the same options; every input it read counts for each of them. */
+async function buildGroup(
+  group: readonly Target[],
+): Promise<Map<Target, { bytes: number }> & { inputs: CacheManifest['inputs'] }> {
+  const o = group[0].o;
+  const server = o.kind === 'server';
   const result = await build({
-    ...entry,
-    outfile: file,
+    entryPoints: group.map((t) => ({
+      in: server ? `${ENTRY}:${t.o.name}` : handlerOf(t.o),
+      out: `${t.o.name}/${server ? 'server' : 'index'}`,
+    })),
+    outdir: o.outDir,
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'esm',
     minify: o.minify ?? true,
-    ...sourceMapOptions(o, dir),
+    ...sourceMapOptions(o, join(o.outDir, '_')),
     metafile: true,
-    ...(o.externalPackages ? { plugins: [externalNpmPackages] } : {}),
+    plugins: [serverEntries(group), ...(o.externalPackages ? [externalNpmPackages] : [])],
     ...(o.kind === 'module' ? { external: ['@google-cloud/functions-framework'] } : {}),
     banner: { js: REQUIRE_SHIM },
     logLevel: 'silent',
   });
-  await writeFile(join(dir, 'package.json'), packageJson(o.name, o.kind));
-  const bytes = Object.entries(result.metafile.outputs)
-    .filter(([path]) => !path.endsWith('.map'))
-    .reduce((n, [, out]) => n + out.bytes, 0);
-  return { name: o.name, file, bytes, inputs: Object.keys(result.metafile.inputs).map((p) => resolve(p)) };
+  const outputs = new Map(
+    Object.entries(result.metafile.outputs).map(([path, out]) => [resolve(path), out.bytes]),
+  );
+  const built = new Map<Target, { bytes: number }>();
+  for (const t of group) {
+    await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind));
+    built.set(t, { bytes: outputs.get(resolve(t.file)) ?? 0 });
+  }
+  const inputs = await inputStats(Object.keys(result.metafile.inputs).map((p) => resolve(p)));
+  return Object.assign(built, { inputs });
 }

@@ -267,7 +267,6 @@ function printUsage(l: Landscape): void {
 }
 
 async function main(): Promise<void> {
-  process.title = 'landscape';
   const options = parseOptions(process.argv);
   const landscape = await startLandscape(options.landscape);
   printUsage(landscape);

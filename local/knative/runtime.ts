@@ -23,7 +23,7 @@ import {
 } from '../../triggers/broker/index.js';
 import { openEventPlane, type EventPlane, type OpenEventPlane } from '../../triggers/plane/index.js';
 import { Activator, ApiPods, FunctionLogs, replicaEnv, type ActivatorOverrides } from '../activator/index.js';
-import { bundleFunction } from '../bundle.js';
+import { bundleFunction, bundleFunctions, type BundleOptions } from '../bundle.js';
 import { findBinary, redisNotInstalled, startRedis, type TestRedis } from '../redis.js';
 import { loadKnative, type KnativeSet } from './manifests.js';
 import { pingSpecs } from './resync-schedule.js';
@@ -90,21 +90,24 @@ async function unwind(stoppers: Stopper[]): Promise<void> {
   stoppers.length = 0;
 }
 
-/** Every Service's bundle, built in parallel (esbuild); every problem is listed. */
+/**
+ * Every Service's bundle, built together (one esbuild run: what the functions share is parsed
+ * once); every problem is listed. When the run fails, each is built alone to say which does not
+ * build.
+ */
 async function bundles(o: RuntimeOptions, set: KnativeSet): Promise<Map<string, string>> {
   const { existsSync } = await import('node:fs');
   const entries = new Map<string, string>();
   const problems: string[] = [];
-  const build = async (s: KnativeSet['services'][number]): Promise<void> => {
+  const options: BundleOptions[] = [];
+  for (const s of set.services) {
     const dir = o.functionsDirs.find((d) => existsSync(join(d, s.name, 'handler.ts')));
-    if (dir === undefined) {
+    if (dir === undefined)
       problems.push(
         `${s.file}: Service ${s.namespace}/${s.name}: no function ${s.name}/handler.ts in ${o.functionsDirs.join(', ')}`,
       );
-      return;
-    }
-    try {
-      const b = await bundleFunction({
+    else
+      options.push({
         name: s.name,
         functionsDir: dir,
         outDir: join(o.stateDir, 'functions'),
@@ -112,12 +115,15 @@ async function bundles(o: RuntimeOptions, set: KnativeSet): Promise<Map<string, 
         minify: false,
         cacheDir: resolve('node_modules', '.cache', 'landscape-bundles'),
       });
-      entries.set(s.name, b.file);
-    } catch (err) {
-      problems.push(`function ${s.name}: does not build: ${(err as Error).message}`);
-    }
-  };
-  await Promise.all(set.services.map(build));
+  }
+  const together = await bundleFunctions(options).catch(() => undefined);
+  for (const b of together ?? []) entries.set(b.name, b.file);
+  if (together === undefined)
+    for (const b of options)
+      await bundleFunction(b).then(
+        (built) => entries.set(built.name, built.file),
+        (err: Error) => problems.push(`function ${b.name}: does not build: ${err.message}`),
+      );
   if (problems.length > 0) throw new RuntimeConfigError(problems);
   return entries;
 }
