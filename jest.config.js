@@ -21,6 +21,5 @@ export default {
   testSequencer: '<rootDir>/test/support/sequencer.cjs',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 30000,
-  // three on two cores: the end-to-end files spend much of their time waiting on a landscape
-  maxWorkers: 3,
+  maxWorkers: 2,
 };

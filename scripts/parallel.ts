@@ -1,10 +1,8 @@
 /**
- * `tsx scripts/parallel.ts <npm script>... [--live <npm script>]`: runs npm scripts side by side.
- * `npm test` runs the type check, eslint and prettier this way beside jest: the checks are mostly
- * one core each and jest's end-to-end files leave a core idle while they wait, so side by side the
- * run is ~80 s shorter than one after the other. Each script's output is printed in one piece when
- * it ends, under its name, except the `--live` one's, which streams as it comes; the exit code is 1
- * when any failed, and the failed ones are named last.
+ * `tsx scripts/parallel.ts <npm script>...`: runs npm scripts side by side (`npm test` runs the type
+ * check, eslint and prettier this way: each uses one core, one after the other they took ~95 s of
+ * a 2-core machine's time alone). Each script's output is printed in one piece when it ends, under
+ * its name; the exit code is 1 when any failed, and the failed ones are named last.
  */
 import { spawn } from 'node:child_process';
 
@@ -15,13 +13,12 @@ interface Outcome {
   ms: number;
 }
 
-function runScript(script: string, live: boolean): Promise<Outcome> {
+function runScript(script: string): Promise<Outcome> {
   const started = Date.now();
-  const stdio = live ? (['ignore', 'inherit', 'inherit'] as const) : (['ignore', 'pipe', 'pipe'] as const);
-  const child = spawn('npm', ['run', '--silent', script], { stdio: [...stdio] });
+  const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
-  child.stdout?.on('data', (c: Buffer) => chunks.push(c));
-  child.stderr?.on('data', (c: Buffer) => chunks.push(c));
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  child.stderr.on('data', (c: Buffer) => chunks.push(c));
   return new Promise((resolve) => {
     const done = (code: number, extra = ''): void =>
       resolve({
@@ -35,17 +32,14 @@ function runScript(script: string, live: boolean): Promise<Outcome> {
   });
 }
 
-async function main(args: string[]): Promise<number> {
-  const at = args.indexOf('--live');
-  const live = at === -1 ? undefined : args[at + 1];
-  const scripts = at === -1 ? args : [...args.slice(0, at), ...args.slice(at + 1)];
-  if (scripts.length === 0 || (at !== -1 && live === undefined)) {
-    console.error('usage: tsx scripts/parallel.ts <npm script>... [--live <npm script>]');
+async function main(scripts: string[]): Promise<number> {
+  if (scripts.length === 0) {
+    console.error('usage: tsx scripts/parallel.ts <npm script>...');
     return 2;
   }
   const outcomes = await Promise.all(
     scripts.map(async (s) => {
-      const o = await runScript(s, s === live);
+      const o = await runScript(s);
       const verdict = o.code === 0 ? 'ok' : `FAILED (exit ${o.code})`;
       process.stdout.write(`\n> ${s}: ${verdict} in ${(o.ms / 1000).toFixed(1)} s\n${o.output}`);
       return o;
