@@ -130,3 +130,15 @@ describe('refusals', () => {
     );
   });
 });
+
+describe('metrics', () => {
+  it('kubectl get --raw /metrics: the request counts and stored objects in the Prometheus format', async () => {
+    const r = ok(await kubectl('get', '--raw', '/metrics'));
+    expect(r.stdout).toContain('# TYPE apiserver_request_total counter');
+    // the Deployment `kubectl create deployment` made above
+    expect(r.stdout).toMatch(
+      /^apiserver_request_total\{code="201",component="apiserver",dry_run="",group="apps",resource="deployments",scope="resource",subresource="",verb="POST",version="v1"\} [1-9]\d*$/m,
+    );
+    expect(r.stdout).toMatch(/^apiserver_storage_objects\{resource="deployments\.apps"\} [1-9]\d*$/m);
+  });
+});

@@ -37,6 +37,7 @@ import { deepEqual } from './api/objects.js';
 import type { KubeObject, ResourceDef } from './api/types.js';
 import type { Pki } from './auth/pki.js';
 import type { Persistence } from './storage/persist/index.js';
+import { RequestMetrics } from './endpoints/metrics.js';
 
 export interface ClusterOptions {
   name: string;
@@ -217,6 +218,7 @@ export class Cluster {
         openapi: new OpenApiCache(this.registry),
         serverAddress: () => `${this.host}:${this.currentPort}`,
         faults: this.faults,
+        metrics: new RequestMetrics(),
       }),
     );
     // before the server's own listener, so that every byte it answers is seen

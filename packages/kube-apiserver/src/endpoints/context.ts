@@ -15,6 +15,7 @@ import type { ResourceRequest } from './request.js';
 import type { Store } from '../storage/store.js';
 import type { TokenKey } from '../auth/rbac/index.js';
 import type { FaultInjector } from '../testing/faults.js';
+import type { RequestMetrics } from './metrics.js';
 
 export interface ServerContext {
   token: string;
@@ -29,6 +30,8 @@ export interface ServerContext {
   serverAddress: () => string;
   /** Test-only fault injection (off unless its spec is set). */
   faults?: FaultInjector;
+  /** What `/metrics` serves (./metrics.ts). */
+  metrics?: RequestMetrics;
 }
 
 export interface RestCall {

@@ -55,10 +55,15 @@ function openapi(ctx: ServerContext, pathname: string): string | undefined {
   return m[1] ? ctx.openapi.document('', m[1]) : ctx.openapi.document(m[2], m[3]);
 }
 
-/** Answers the non-resource paths (health, version, OpenAPI); false when the path is not one. */
+/** Answers the non-resource paths (version, metrics, OpenAPI); false when the path is not one. */
 function nonResource(ctx: ServerContext, pathname: string, res: ServerResponse): boolean {
   if (pathname === '/version') send(res, 200, versionInfo());
-  else if (pathname === '/openapi/v2') {
+  else if (pathname === '/metrics' && ctx.metrics) {
+    const stored = ctx.store.resources().map((key): [string, number] => [key, ctx.store.count(key)]);
+    send(res, 200, ctx.metrics.render(stored), {
+      'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
+    });
+  } else if (pathname === '/openapi/v2') {
     const doc = openApiV2((res.req.headers.accept ?? '').includes('protobuf'));
     res.writeHead(200, { 'Content-Type': doc.contentType });
     res.end(doc.body);
@@ -121,6 +126,11 @@ async function serve(
 /** The request listener of one cluster's HTTP server. */
 export function requestHandler(ctx: ServerContext): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    const metrics = ctx.metrics;
+    if (metrics) {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      res.once('finish', () => metrics.observe(req, url, res.statusCode));
+    }
     route(ctx, req, res).catch((err: unknown) => sendError(res, err));
   };
 }

@@ -54,6 +54,17 @@ const DISCOVERY_URLS = [
 
 const PUBLIC_INFO_URLS = ['/healthz', '/livez', '/readyz', '/version', '/version/'];
 
+const MONITORING_URLS = [
+  '/healthz',
+  '/healthz/*',
+  '/livez',
+  '/livez/*',
+  '/metrics',
+  '/metrics/slis',
+  '/readyz',
+  '/readyz/*',
+];
+
 /** Default ClusterRoles of a Kubernetes 1.32 cluster (a subset; see the module comment). */
 export function bootstrapClusterRoles(): KubeObject[] {
   return [
@@ -71,6 +82,7 @@ export function bootstrapClusterRoles(): KubeObject[] {
     ]),
     clusterRole('system:discovery', [{ nonResourceURLs: DISCOVERY_URLS, verbs: ['get'] }]),
     clusterRole('system:public-info-viewer', [{ nonResourceURLs: PUBLIC_INFO_URLS, verbs: ['get'] }]),
+    clusterRole('system:monitoring', [{ nonResourceURLs: MONITORING_URLS, verbs: ['get'] }]),
   ];
 }
 
@@ -81,5 +93,6 @@ export function bootstrapClusterRoleBindings(): KubeObject[] {
     clusterRoleBinding('system:basic-user', [SYSTEM_AUTHENTICATED]),
     clusterRoleBinding('system:discovery', [SYSTEM_AUTHENTICATED]),
     clusterRoleBinding('system:public-info-viewer', [SYSTEM_AUTHENTICATED, SYSTEM_UNAUTHENTICATED]),
+    clusterRoleBinding('system:monitoring', ['system:monitoring']),
   ];
 }

@@ -1,0 +1,102 @@
+/**
+ * `GET /metrics` in the Prometheus text format, as kube-apiserver serves it to `kubectl get --raw
+ * /metrics` and to Prometheus (RBAC: the non-resource URL `/metrics`, which `system:monitoring`
+ * and cluster-admin may get). Two of its stable series:
+ *
+ * - `apiserver_request_total{code,component,dry_run,group,resource,scope,subresource,verb,version}`
+ *   of every resource request, counted when its response is finished
+ *   (k8s.io/apiserver/pkg/endpoints/metrics/metrics.go: MonitorRequest, CleanVerb — LIST and
+ *   WATCH for collection GETs, APPLY for server-side apply — CleanScope and CleanDryRun);
+ * - `apiserver_storage_objects{resource}`: the objects stored per resource, `<plural>.<group>`
+ *   (k8s.io/apiserver/pkg/storage/etcd3/metrics).
+ *
+ * Not served: latency histograms, etcd, workqueue, Go runtime and process series.
+ */
+import type { IncomingMessage } from 'node:http';
+import { requestInfo, type RequestInfo } from '../auth/rbac/request-info.js';
+
+const VERBS: Record<string, string> = {
+  get: 'GET',
+  list: 'LIST',
+  watch: 'WATCH',
+  create: 'POST',
+  update: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+  deletecollection: 'DELETECOLLECTION',
+  proxy: 'CONNECT',
+};
+const APPLY_PATCH = 'application/apply-patch+yaml';
+
+const LABELS = [
+  'code',
+  'component',
+  'dry_run',
+  'group',
+  'resource',
+  'scope',
+  'subresource',
+  'verb',
+  'version',
+];
+
+/** CleanScope: a named object (or a create) is "resource", else the namespace, else the cluster. */
+function scopeOf(info: RequestInfo): string {
+  if (info.name !== '' || info.verb === 'create') return 'resource';
+  return info.namespace !== '' ? 'namespace' : 'cluster';
+}
+
+function verbOf(info: RequestInfo, req: IncomingMessage): string {
+  const verb = VERBS[info.verb] ?? info.verb.toUpperCase();
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
+  return verb === 'PATCH' && contentType === APPLY_PATCH ? 'APPLY' : verb;
+}
+
+/** A label value with Prometheus' escapes (backslash, double quote, newline). */
+function labelValue(v: string): string {
+  return v.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n');
+}
+
+export class RequestMetrics {
+  private readonly requests = new Map<string, number>();
+
+  /** Counts a request when its response is finished (with the code it was answered). */
+  observe(req: IncomingMessage, url: URL, code: number): void {
+    const info = requestInfo(req.method ?? 'GET', url);
+    if (!info.isResourceRequest || info.error !== undefined) return;
+    const labels: Record<string, string> = {
+      code: String(code),
+      component: 'apiserver',
+      dry_run: url.searchParams.getAll('dryRun').includes('All') ? 'All' : '',
+      group: info.apiGroup,
+      resource: info.resource,
+      scope: scopeOf(info),
+      subresource: info.subresource,
+      verb: verbOf(info, req),
+      version: info.apiVersion,
+    };
+    const key = LABELS.map((l) => `${l}="${labelValue(labels[l])}"`).join(',');
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+  }
+
+  /** The exposition text; `stored` gives the object count per storage key (`<group>/<plural>`). */
+  render(stored: ReadonlyArray<[key: string, count: number]>): string {
+    const lines = [
+      '# HELP apiserver_request_total [STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      '# TYPE apiserver_request_total counter',
+      ...[...this.requests]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, n]) => `apiserver_request_total{${k}} ${n}`),
+      '# HELP apiserver_storage_objects [STABLE] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
+      '# TYPE apiserver_storage_objects gauge',
+      ...stored
+        .map(([key, n]): [string, number] => {
+          const [group, plural] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+          return [group === '' ? plural : `${plural}.${group}`, n];
+        })
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([resource, n]) => `apiserver_storage_objects{resource="${labelValue(resource)}"} ${n}`),
+    ];
+    return `${lines.join('\n')}\n`;
+  }
+}
