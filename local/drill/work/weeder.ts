@@ -108,15 +108,9 @@ export function weederWorkload(): Workload {
       for (const ns of namespaces(ctx)) await prepare(ctx, ns);
     },
     async disturb(ctx) {
-      // the weeder must have seen the not-ready slices before they turn ready: its source delivers
-      // EndpointSlices only (knative/watchdog/weeder.yaml), one per namespace here; it lists pods
-      const seen = namespaces(ctx).length;
-      const delivered = (): Promise<number> => weederDelivered(ctx).then((n) => n - deliveredBefore);
-      if (!(await waitFor(async () => (await delivered()) >= seen, 60_000)))
-        ctx.log('weeder: not-ready slices not all delivered before the recovery', {
-          delivered: await delivered(),
-          expected: seen,
-        });
+      // the weeder must have seen the not-ready slices (and the pods) before they turn ready
+      const seen = namespaces(ctx).length * (1 + PODS.length);
+      await waitFor(async () => (await weederDelivered(ctx)) - deliveredBefore >= seen, 60_000);
       for (const ns of namespaces(ctx))
         await retry(() =>
           ctx.main.mergePatch(
