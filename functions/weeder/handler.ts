@@ -21,6 +21,7 @@ import { FUNCTION_NAME, loadConfig, type WeederConfig } from './config.js';
 import { onEndpointSlice, onSweep, type WeedDeps } from './weed.js';
 
 export { FUNCTION_NAME } from './config.js';
+export { rememberedReadiness } from './weed.js';
 
 type Deps = WeedDeps & { handle: RedisHandle };
 

@@ -111,6 +111,19 @@ if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1],
 return 1`;
 const CAS_ATTEMPTS = 10;
 
+/**
+ * The readiness the weeder remembers of an EndpointSlice (undefined: none): what it will compare the
+ * slice's next event with. Read by the drill (local/drill/work/weeder.ts) to know the weeder has
+ * seen a slice before the slice recovers.
+ */
+export async function rememberedReadiness(
+  redis: Redis,
+  namespace: string,
+  name: string,
+): Promise<RememberedReadiness | undefined> {
+  return parseRemembered(await redis.get(KEYS.key('ready', 'EndpointSlice', namespace, name)));
+}
+
 /** What is remembered (JSON; the older 'true' / 'false' form reads as handled). */
 function parseRemembered(text: string | null): RememberedReadiness | undefined {
   if (text === null) return undefined;

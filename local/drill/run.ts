@@ -253,6 +253,7 @@ export async function runDrill(o: RunOptions): Promise<RunResult> {
       cluster,
       namespace: 'drill',
       scale: o.scale,
+      redisUrl: redis.url,
       random: prng(o.seed),
       now: Date.now,
       log: (m, f) => o.log(`[${o.fault}] ${m}`, f),

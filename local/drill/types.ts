@@ -31,6 +31,8 @@ export interface DrillContext {
   /** The namespace of this drill run (workloads may create more, prefixed with it). */
   namespace: string;
   scale: DrillScale;
+  /** The landscape's Redis (what the functions remember between events). */
+  redisUrl: string;
   /** Seeded randomness (0 <= x < 1) so a run can be repeated. */
   random: () => number;
   now: () => number;

@@ -7,7 +7,9 @@
  * kube-apiserver pod stay. Deletes outside the weeder's window are counted from the audit log by
  * the runner (duplicates.ts).
  */
+import { Redis } from 'ioredis';
 import { GVK } from '../../../shared/api/gvk.js';
+import { rememberedReadiness } from '../../../functions/weeder/handler.js';
 import type { DrillContext, Workload, WorkloadCheck } from '../types.js';
 import { createOnce, ensureNamespace, label, readOptional, retry, waitFor } from './retry.js';
 
@@ -78,9 +80,51 @@ const slice = (ns: string, ready: boolean): Record<string, unknown> => ({
   endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready } }],
 });
 
-async function weederDelivered(ctx: DrillContext): Promise<number> {
-  const rows = (await ctx.landscape.runtime?.status()) ?? [];
-  return rows.find((r) => r.function === 'weeder')?.delivered ?? 0;
+/** Whether the weeder remembers the slice of the namespace as not ready (it saw what start() made). */
+async function seenNotReady(redis: Redis, ns: string): Promise<boolean> {
+  return (await rememberedReadiness(redis, ns, SLICE))?.ready === false;
+}
+
+/** How long a slice may stay unseen before it is touched again; how long to try in all. */
+const SEEN_WAIT_MS = 10_000;
+const SEEN_LIMIT_MS = 120_000;
+
+/**
+ * Waits until the weeder remembers every slice not ready, so that turning them ready is a recovery.
+ * The weeder's ApiServerSource selects namespaces by label: a new namespace joining the selection
+ * makes it list again (Knative rolls the adapter) and emit nothing for what the list finds, so the
+ * add of a slice made in that moment can be lost, as on Knative. A slice still unseen after
+ * SEEN_WAIT_MS is touched (an annotation), which sends an update, as the next write of the endpoint
+ * controller would on a cluster.
+ */
+async function untilSeen(ctx: DrillContext, redis: Redis): Promise<void> {
+  const deadline = Date.now() + SEEN_LIMIT_MS;
+  let unseen = namespaces(ctx);
+  for (let round = 1; ; round++) {
+    await waitFor(
+      async () => {
+        const seen = await Promise.all(unseen.map((ns) => seenNotReady(redis, ns)));
+        unseen = unseen.filter((_, i) => !seen[i]);
+        return unseen.length === 0;
+      },
+      SEEN_WAIT_MS,
+      200,
+    );
+    if (unseen.length === 0) return;
+    if (Date.now() > deadline) {
+      ctx.log('weeder: not-ready slices never seen by the weeder; turning them ready anyway', { unseen });
+      return;
+    }
+    ctx.log('weeder: not-ready slices not seen by the weeder yet; touching them', { unseen, round });
+    for (const ns of unseen)
+      await retry(() =>
+        ctx.main.mergePatch(
+          GVK.EndpointSlice,
+          { namespace: ns, name: SLICE },
+          { metadata: { annotations: { 'drill.landscape.dev/touched': String(round) } } },
+        ),
+      );
+  }
 }
 
 async function prepare(ctx: DrillContext, ns: string): Promise<void> {
@@ -100,17 +144,24 @@ async function present(ctx: DrillContext, ns: string, name: string): Promise<boo
 }
 
 export function weederWorkload(): Workload {
-  let deliveredBefore = 0;
   return {
     name: 'weeder',
     async start(ctx) {
-      deliveredBefore = await weederDelivered(ctx);
       for (const ns of namespaces(ctx)) await prepare(ctx, ns);
     },
     async disturb(ctx) {
-      // the weeder must have seen the not-ready slices (and the pods) before they turn ready
-      const seen = namespaces(ctx).length * (1 + PODS.length);
-      await waitFor(async () => (await weederDelivered(ctx)) - deliveredBefore >= seen, 60_000);
+      // the weeder must have seen the not-ready slices before they turn ready
+      const redis = new Redis(ctx.redisUrl, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+        connectionName: 'drill-weeder',
+      });
+      redis.on('error', () => undefined);
+      try {
+        await untilSeen(ctx, redis);
+      } finally {
+        redis.disconnect();
+      }
       for (const ns of namespaces(ctx))
         await retry(() =>
           ctx.main.mergePatch(
