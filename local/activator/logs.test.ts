@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FunctionLogs, jsonLogLine } from './logs.js';
@@ -172,5 +172,28 @@ describe('FunctionLogs', () => {
     }
     expect(writes).toBe(0);
     expect(await readFile(quiet.fileOf('fn'), 'utf8')).toContain('"msg":"hello"');
+  });
+
+  it('a line printed while the files close, or after, is echoed and not written (no write after end)', async () => {
+    logs.line('fn', POD, 'stdout', 'before');
+    const closing = logs.close();
+    logs.line('fn', POD, 'stdout', 'during');
+    await closing;
+    logs.line('fn', POD, 'stdout', 'after');
+    expect(((await lines('fn')) as { msg: string }[]).map((l) => l.msg)).toEqual(['before']);
+    expect(echoed).toEqual([`[fn npqrs] before\n`, `[fn npqrs] during\n`, `[fn npqrs] after\n`]);
+  });
+
+  it('a log file that cannot be written is reported on stderr, never thrown', async () => {
+    await mkdir(logs.fileOf('fn'), { recursive: true }); // a folder where the file should be
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      logs.line('fn', POD, 'stdout', 'lost');
+      await logs.close();
+      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toMatch(/function log .*fn\.log: .*EISDIR/);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(echoed).toEqual([`[fn npqrs] lost\n`]);
   });
 });

@@ -37,6 +37,7 @@ export interface FunctionLogsOptions {
 
 export class FunctionLogs {
   private readonly files = new Map<string, WriteStream>();
+  private closed = false;
 
   constructor(private readonly o: FunctionLogsOptions) {
     mkdirSync(o.dir, { recursive: true });
@@ -49,20 +50,42 @@ export class FunctionLogs {
   line(fn: string, pod: string, stream: LogStream, line: string): void {
     if (line.trim() === '') return;
     const now = this.o.now?.() ?? new Date();
-    let file = this.files.get(fn);
-    if (!file) {
-      file = createWriteStream(this.fileOf(fn), { flags: 'a' });
-      this.files.set(fn, file);
-    }
-    file.write(`${jsonLogLine(fn, pod, stream, line, now)}\n`);
+    this.fileFor(fn)?.write(`${jsonLogLine(fn, pod, stream, line, now)}\n`);
     const echo = this.o.echo === undefined ? process.stdout : this.o.echo;
     echo?.write(`[${fn} ${pod.slice(-5)}] ${line}\n`);
   }
 
+  /**
+   * The function's log file; none once closed (a replica stopped with the landscape may still
+   * print its last lines: they are echoed, not written to a file being closed). A file that cannot
+   * be written (disk full, removed folder) is reported once and dropped, never a crash.
+   */
+  private fileFor(fn: string): WriteStream | undefined {
+    if (this.closed) return undefined;
+    let file = this.files.get(fn);
+    if (!file) {
+      file = createWriteStream(this.fileOf(fn), { flags: 'a' });
+      file.on('error', (err) => {
+        this.files.delete(fn);
+        process.stderr.write(`function log ${this.fileOf(fn)}: ${err.message}\n`);
+      });
+      this.files.set(fn, file);
+    }
+    return file;
+  }
+
   async close(): Promise<void> {
-    await Promise.all(
-      [...this.files.values()].map((f) => new Promise<void>((resolve) => f.end(() => resolve()))),
-    );
+    this.closed = true;
+    const files = [...this.files.values()];
     this.files.clear();
+    await Promise.all(
+      files.map(
+        (f) =>
+          new Promise<void>((resolve) => {
+            f.once('close', () => resolve());
+            f.end();
+          }),
+      ),
+    );
   }
 }

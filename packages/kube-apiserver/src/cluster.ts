@@ -79,8 +79,8 @@ function loadTokenKey(dir: string | undefined): TokenKey {
   return key;
 }
 
-function trafficCounter(opts: ClusterOptions, registry: Registry): TrafficCounter | undefined {
-  return opts.countTraffic ? new TrafficCounter(registry) : undefined;
+function trafficCounter(opts: ClusterOptions): TrafficCounter | undefined {
+  return opts.countTraffic ? new TrafficCounter() : undefined;
 }
 
 /** Records the store's changes in the cluster's audit log (when it has one); returns the detach. */
@@ -128,7 +128,7 @@ export class Cluster {
     // before the controllers start: their initial pass serves the restored CRDs again
     if (opts.persistence?.state) this.store.restore(opts.persistence.state);
     this.ops = new Operations(this.store);
-    this.traffic = trafficCounter(opts, this.registry);
+    this.traffic = trafficCounter(opts);
     const byResource = (resource: string): ReturnType<Registry['all']>[number] | undefined =>
       this.registry.all().find((d) => resourceKey(d) === resource);
     this.stopControllers = this.startControllers(byResource, opts.workloads);
@@ -223,8 +223,7 @@ export class Cluster {
     );
     // before the server's own listener, so that every byte it answers is seen
     if (this.traffic) server.prependListener('request', this.traffic.listener);
-    if (this.requestAudit)
-      server.prependListener('request', this.requestAudit.listener(this.registry, this.name));
+    if (this.requestAudit) server.prependListener('request', this.requestAudit.listener(this.name));
     // every TCP connection, also one still in its TLS handshake (stop() ends them all at once)
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);

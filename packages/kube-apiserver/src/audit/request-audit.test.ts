@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer, type RequestAuditEvent } from '../index.js';
+import { requestAttributes } from './request-audit.js';
 import { productCrdFiles } from '../../test/support/crds.js';
 import { rawRequest } from '../../test/support/cluster.js';
 
@@ -88,4 +89,63 @@ it('writes one audit.k8s.io/v1 Metadata event per request, with the subresource 
     'seeds',
     'shoots',
   ]);
+});
+
+describe('requestAttributes: verb and objectRef from the RequestInfo, as upstream audit', () => {
+  const u = (path: string): URL => new URL(path, 'https://localhost');
+  it.each<[string, string, string, { verb: string; objectRef?: Record<string, string> }]>([
+    ['a non-resource GET', 'GET', '/version', { verb: 'get' }],
+    ['discovery of a group version', 'GET', '/apis/apps/v1', { verb: 'get' }],
+    [
+      'a list',
+      'GET',
+      '/api/v1/namespaces/ns/pods',
+      { verb: 'list', objectRef: { resource: 'pods', namespace: 'ns', apiVersion: 'v1' } },
+    ],
+    [
+      'a list selecting one name (a name as RBAC sees it)',
+      'GET',
+      '/api/v1/namespaces/ns/pods?fieldSelector=metadata.name%3Dp',
+      { verb: 'list', objectRef: { resource: 'pods', namespace: 'ns', name: 'p', apiVersion: 'v1' } },
+    ],
+    [
+      'a watch',
+      'GET',
+      '/apis/apps/v1/deployments?watch=true',
+      { verb: 'watch', objectRef: { resource: 'deployments', apiGroup: 'apps', apiVersion: 'v1' } },
+    ],
+    [
+      'a status patch',
+      'PATCH',
+      '/apis/apps/v1/namespaces/ns/deployments/d/status',
+      {
+        verb: 'patch',
+        objectRef: {
+          resource: 'deployments',
+          subresource: 'status',
+          namespace: 'ns',
+          name: 'd',
+          apiGroup: 'apps',
+          apiVersion: 'v1',
+        },
+      },
+    ],
+    [
+      'a delete of a collection',
+      'DELETE',
+      '/api/v1/namespaces/ns/configmaps',
+      { verb: 'deletecollection', objectRef: { resource: 'configmaps', namespace: 'ns', apiVersion: 'v1' } },
+    ],
+    [
+      'a namespace is named in itself',
+      'DELETE',
+      '/api/v1/namespaces/ns',
+      {
+        verb: 'delete',
+        objectRef: { resource: 'namespaces', namespace: 'ns', name: 'ns', apiVersion: 'v1' },
+      },
+    ],
+  ])('%s', (_, method, path, expected) => {
+    expect(requestAttributes(method, u(path))).toEqual(expected);
+  });
 });

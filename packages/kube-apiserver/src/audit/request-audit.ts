@@ -12,8 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isWatch, parseApiPath, resolveResource } from '../endpoints/request.js';
-import type { Registry } from '../registry/kinds.js';
+import { requestInfo } from '../auth/rbac/request-info.js';
 
 export interface AuditObjectRef {
   resource?: string;
@@ -50,37 +49,21 @@ export function noteRequestUser(req: IncomingMessage, user: { username: string; 
   users.set(req, user);
 }
 
-const WRITE_VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch' };
-
-function verbOf(method: string, named: boolean, watch: boolean): string {
-  if (method === 'GET') return watch ? 'watch' : named ? 'get' : 'list';
-  if (method === 'DELETE') return named ? 'delete' : 'deletecollection';
-  return WRITE_VERBS[method] ?? method.toLowerCase();
-}
-
-/** The verb and object reference of a request (a non-resource request: the lowercased method, no ref). */
-export function requestAttributes(
-  registry: Registry,
-  method: string,
-  url: URL,
-): { verb: string; objectRef?: AuditObjectRef } {
-  const other = { verb: method.toLowerCase() };
-  const path = parseApiPath(url.pathname);
-  if (!path || 'discovery' in path || path.rest.length === 0) return other;
-  let target: ReturnType<typeof resolveResource>;
-  try {
-    target = resolveResource(registry, path);
-  } catch {
-    return other;
-  }
-  const objectRef: AuditObjectRef = { resource: target.def.plural };
-  if (target.subresource) objectRef.subresource = target.subresource;
-  if (target.namespace) objectRef.namespace = target.namespace;
-  if (target.name) objectRef.name = target.name;
-  if (target.def.group) objectRef.apiGroup = target.def.group;
-  objectRef.apiVersion = target.def.version;
-  const verb = verbOf(method, target.name !== undefined, isWatch(url.searchParams, target));
-  return { verb, objectRef };
+/**
+ * The verb and object reference of a request, from its RequestInfo as upstream's audit takes them
+ * (k8s.io/apiserver/pkg/audit/request.go NewEventFromRequest: `attribs.GetVerb()`, ObjectRef from
+ * the RequestInfo); a non-resource request has the lowercased method and no reference.
+ */
+export function requestAttributes(method: string, url: URL): { verb: string; objectRef?: AuditObjectRef } {
+  const info = requestInfo(method, url);
+  if (!info.isResourceRequest || !info.resource) return { verb: method.toLowerCase() };
+  const objectRef: AuditObjectRef = { resource: info.resource };
+  if (info.subresource) objectRef.subresource = info.subresource;
+  if (info.namespace) objectRef.namespace = info.namespace;
+  if (info.name) objectRef.name = info.name;
+  if (info.apiGroup) objectRef.apiGroup = info.apiGroup;
+  objectRef.apiVersion = info.apiVersion;
+  return { verb: info.verb, objectRef };
 }
 
 /** Appends the audit events of one or more clusters' requests to a file (JSON lines). */
@@ -95,22 +78,16 @@ export class RequestAuditLog {
   }
 
   /** A `request` listener for the server of cluster `cluster` (registered before its own). */
-  listener(registry: Registry, cluster: string): (req: IncomingMessage, res: ServerResponse) => void {
+  listener(cluster: string): (req: IncomingMessage, res: ServerResponse) => void {
     return (req, res) => {
       const received = this.now().toISOString();
-      res.once('close', () => this.write(registry, cluster, req, res, received));
+      res.once('close', () => this.write(cluster, req, res, received));
     };
   }
 
-  private write(
-    registry: Registry,
-    cluster: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-    received: string,
-  ): void {
+  private write(cluster: string, req: IncomingMessage, res: ServerResponse, received: string): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const { verb, objectRef } = requestAttributes(registry, req.method ?? 'GET', url);
+    const { verb, objectRef } = requestAttributes(req.method ?? 'GET', url);
     const event: RequestAuditEvent = {
       kind: 'Event',
       apiVersion: 'audit.k8s.io/v1',

@@ -7,8 +7,7 @@
  * a step and subtract (`trafficDelta`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isWatch, parseApiPath, resolveResource } from '../endpoints/request.js';
-import type { Registry } from '../registry/kinds.js';
+import { requestInfo } from '../auth/rbac/request-info.js';
 
 export interface TrafficCount {
   requests: number;
@@ -23,36 +22,12 @@ export type TrafficSnapshot = Record<string, TrafficCount>;
 
 const zero = (): TrafficCount => ({ requests: 0, requestBytes: 0, responseBytes: 0, errors: 0 });
 
-const WRITE_VERBS: Record<string, string> = {
-  POST: 'create',
-  PUT: 'update',
-  PATCH: 'patch',
-  DELETE: 'delete',
-};
-
-function verbOf(method: string, named: boolean, watch: boolean): string {
-  if (method === 'GET') {
-    if (watch) return 'watch';
-    return named ? 'get' : 'list';
-  }
-  if (method === 'DELETE' && !named) return 'deletecollection';
-  return WRITE_VERBS[method] ?? method;
-}
-
-/** The Kubernetes verb and resource of a request; `<METHOD> <path>` for anything else. */
-export function trafficKey(registry: Registry, method: string, url: URL): string {
-  const other = `${method} ${url.pathname}`;
-  const path = parseApiPath(url.pathname);
-  if (!path || 'discovery' in path || path.rest.length === 0) return other;
-  let target: ReturnType<typeof resolveResource>;
-  try {
-    target = resolveResource(registry, path);
-  } catch {
-    return other;
-  }
-  const resource = target.subresource ? `${target.def.plural}/${target.subresource}` : target.def.plural;
-  const verb = verbOf(method, target.name !== undefined, isWatch(url.searchParams, target));
-  return `${verb} ${resource}`;
+/** The Kubernetes verb and resource of a request (its RequestInfo); `<METHOD> <path>` for anything else. */
+export function trafficKey(method: string, url: URL): string {
+  const info = requestInfo(method, url);
+  if (!info.isResourceRequest || !info.resource) return `${method} ${url.pathname}`;
+  const resource = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
+  return `${info.verb} ${resource}`;
 }
 
 function byteLength(chunk: unknown, encoding: unknown): number {
@@ -64,12 +39,10 @@ function byteLength(chunk: unknown, encoding: unknown): number {
 export class TrafficCounter {
   private counts = new Map<string, TrafficCount>();
 
-  constructor(private readonly registry: Registry) {}
-
   /** A `request` listener to register before the server's own (it wraps `res.write` / `res.end`). */
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
     const method = req.method ?? 'GET';
-    const key = trafficKey(this.registry, method, new URL(req.url ?? '/', 'http://localhost'));
+    const key = trafficKey(method, new URL(req.url ?? '/', 'http://localhost'));
     const count = (): TrafficCount => {
       let c = this.counts.get(key);
       if (!c) this.counts.set(key, (c = zero()));

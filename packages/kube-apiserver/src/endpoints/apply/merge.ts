@@ -14,7 +14,7 @@ import {
   type Schema,
   type TypeContext,
 } from './schema.js';
-import { indexItems } from './walk.js';
+import { granular, indexItems } from './walk.js';
 import { isRecord } from '@landscape/apimachinery';
 
 function isEmptyish(v: unknown): boolean {
@@ -108,24 +108,11 @@ class ListMerge {
   }
 }
 
-function mergeable(kind: 'map' | 'list', v: unknown): boolean {
-  if (v === undefined || v === null) return true;
-  return kind === 'list' ? Array.isArray(v) : isRecord(v);
-}
-
-/** Whether the configuration's node replaces the live one (atomic, mismatched, or both empty). */
-function replaces(t: MapType | ListType, l: unknown, r: unknown): boolean {
-  const atomic = t.kind === 'map' ? t.atomic : t.listType === 'atomic';
-  if (atomic || !mergeable(t.kind, l) || !mergeable(t.kind, r)) return true;
-  return isEmptyish(l) && isEmptyish(r);
-}
-
-/** Merge(lhs, rhs) of one node: undefined is "absent", null a value. */
 export function mergeValues(ctx: TypeContext, l: unknown, r: unknown, schema: Schema): unknown {
   if (r === undefined) return l;
   if (l === undefined) return r;
   const t = resolve(ctx, schema, r !== null ? r : l);
-  if (t.kind === 'scalar' || replaces(t, l, r)) return r;
+  if (t.kind === 'scalar' || !granular(t, l, r)) return r;
   if (t.kind === 'map') return mergeMap(ctx, t, l, r);
   return new ListMerge(ctx, t, indexed(t, l), indexed(t, r)).run();
 }

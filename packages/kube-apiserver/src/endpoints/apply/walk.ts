@@ -108,8 +108,12 @@ function holds(kind: 'map' | 'list', v: unknown): boolean {
   return kind === 'list' ? Array.isArray(v) : isRecord(v);
 }
 
-/** Whether the comparison descends into a node (a granular map or list with content on one side). */
-function granular(t: MapType | ListType, l: unknown, r: unknown): boolean {
+/**
+ * Whether a node is walked into, by the comparison and by the merge of an apply: a granular map or
+ * list, the right shape on both sides, with content on one side at least. Otherwise the node is a
+ * whole (the applied configuration's replaces the live one).
+ */
+export function granular(t: MapType | ListType, l: unknown, r: unknown): boolean {
   const atomic = t.kind === 'map' ? t.atomic : t.listType === 'atomic';
   if (atomic || !holds(t.kind, l) || !holds(t.kind, r)) return false;
   return !(isEmptyish(l) && isEmptyish(r));
