@@ -7,6 +7,7 @@ import { isRecord } from '@landscape/apimachinery';
 import { GVK } from '../../shared/api/gvk.js';
 import type { GroupVersionKind } from '../../shared/api/gvk.js';
 import { isNotFound } from '../../shared/kube/index.js';
+import { listAll } from '../../shared/kube/io.js';
 import type { KubeClient, ObjectLike } from '../../shared/kube/index.js';
 
 export interface SecretValue {
@@ -46,7 +47,6 @@ export const MIN_SECRET_LENGTH = 12;
 /** At most this many lines are reported per value form and log file. */
 export const MAX_LINES_PER_FILE = 20;
 
-const PAGE_SIZE = 500;
 export const REDIS_BATCH = 500;
 export const REDACTED = '<redacted>';
 export const DECODED = '-decoded';
@@ -92,19 +92,10 @@ export interface EventObject extends ObjectLike {
 // ---------------------------------------------------------------------------------------------
 // Listing
 
-/** Every object of a kind in all namespaces, page by page. */
-export async function listAll<T extends ObjectLike>(client: KubeClient, gvk: GroupVersionKind): Promise<T[]> {
-  const out: T[] = [];
-  let token: string | undefined;
-  do {
-    const page = await client.list<T>(gvk, undefined, { limit: PAGE_SIZE, continue: token });
-    out.push(...page.items);
-    token = page.metadata?.continue || undefined;
-  } while (token);
-  return out;
-}
-
-/** Like {@link listAll}, but an empty list when the cluster does not serve the kind (404). */
+/**
+ * Every object of a kind in all namespaces (page by page); an empty list when the cluster does not
+ * serve the kind (404).
+ */
 export async function listServed<T extends ObjectLike>(
   client: KubeClient,
   gvk: GroupVersionKind,

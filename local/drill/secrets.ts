@@ -25,10 +25,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { GVK } from '../../shared/api/gvk.js';
+import { listAll } from '../../shared/kube/io.js';
 import {
   DECODED,
   EVENTS_V1_EVENT,
-  listAll,
   listServed,
   MAX_LINES_PER_FILE,
   REDACTED,

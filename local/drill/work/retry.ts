@@ -18,7 +18,7 @@ import {
   type KubeClient,
   type ObjectLike,
 } from '../../../shared/kube/index.js';
-import { getOptional } from '../../../shared/kube/io.js';
+import { getOptional, listAll as listEvery } from '../../../shared/kube/io.js';
 import type { Landscape } from '../../landscape.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -101,8 +101,7 @@ export async function listAll<T extends ObjectLike>(
   namespace?: string,
   labelSelector?: string,
 ): Promise<T[]> {
-  const list = await retry(() => client.list<T>(gvk, namespace, labelSelector ? { labelSelector } : {}));
-  return list.items ?? [];
+  return retry(() => listEvery<T>(client, gvk, namespace, labelSelector));
 }
 
 /** Read, change, replace; a Conflict reads again. `mutate` returns undefined when nothing needs writing. */
