@@ -22,6 +22,8 @@ describe('kubectl api-resources', () => {
     ['pods', 'po', 'v1', 'true', 'Pod'],
     ['secrets', '', 'v1', 'true', 'Secret'],
     ['deployments', 'deploy', 'apps/v1', 'true', 'Deployment'],
+    ['replicationcontrollers', 'rc', 'v1', 'true', 'ReplicationController'],
+    ['daemonsets', 'ds', 'apps/v1', 'true', 'DaemonSet'],
     ['customresourcedefinitions', 'crd,crds', 'apiextensions.k8s.io/v1', 'false', 'CustomResourceDefinition'],
     ['leases', '', 'coordination.k8s.io/v1', 'true', 'Lease'],
     ['deployitems', 'di', 'landscaper.gardener.cloud/v1alpha1', 'true', 'DeployItem'],
@@ -66,7 +68,7 @@ describe('kubectl api-resources', () => {
   it('resolves every short name in get', async () => {
     const r = await landscape().kubectl([
       'get',
-      'di,tgt,so,ctx,mss,ms,cprofile,mc,deploy,cm,ns',
+      'di,tgt,so,ctx,mss,ms,cprofile,mc,deploy,rc,ds,cm,ns',
       '-o',
       'name',
     ]);

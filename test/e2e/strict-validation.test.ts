@@ -2,9 +2,11 @@
  * The embedded API server as strict as kube-apiserver for the built-in kinds (issue 19), through
  * kubectl under `npm start -- --no-functions`: invalid objects and immutable changes are refused
  * with kube-apiserver's words (Deployment selector ↔ labels and immutable selector, container
- * names, Pod spec updates, Secret type, `immutable: true`, Service clusterIP), and created objects
- * read back with a cluster's defaults (Deployment strategy and pod template, Service cluster IP
- * from 10.96.0.0/12 and no generation). The rules' table tests are the strategies' own
+ * names, Pod spec updates, Secret type, `immutable: true`, Service clusterIP, DaemonSet and
+ * ReplicationController selector ↔ labels), and created objects read back with a cluster's
+ * defaults (Deployment strategy and pod template, Service cluster IP from 10.96.0.0/12 and no
+ * generation, DaemonSet update strategy and template generation, ReplicationController selector
+ * and labels from its template). The rules' table tests are the strategies' own
  * (packages/kube-apiserver/src/registry/*-strategy.test.ts).
  */
 import { useLandscape, type CommandResult } from './support.js';
@@ -127,5 +129,67 @@ it('gives a Service a cluster IP from the service CIDR, no generation, and keeps
     await refused(['patch', 'service', 'front', '--type=merge', '-p', '{"spec":{"clusterIP":"10.96.7.7"}}']),
   ).toContain(
     'The Service "front" is invalid: spec.clusterIPs[0]: Invalid value: ["10.96.7.7"]: may not change once set',
+  );
+});
+
+const daemonSet = (name: string, selector: string, labels: string): string => `
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: ${name}, namespace: default}
+spec:
+  selector: {matchLabels: {${selector}}}
+  template:
+    metadata: {labels: {${labels}}}
+    spec: {containers: [{name: agent, image: busybox:1.36}]}
+`;
+
+it('refuses a DaemonSet whose selector does not match its template labels, defaults one that does, keeps its selector', async () => {
+  const l = landscape();
+  expect(await refused(['apply', '-f', '-'], daemonSet('mismatch', 'app: a', 'app: b'))).toContain(
+    'The DaemonSet "mismatch" is invalid: spec.template.metadata.labels: Invalid value: {"app":"b"}: `selector` does not match template `labels`',
+  );
+  await l.kubectlOk(['apply', '-f', '-'], { input: daemonSet('agent', 'app: agent', 'app: agent') });
+  const ds = await l.getJson(['daemonset', 'agent']);
+  expect(ds.metadata).toMatchObject({
+    generation: 1,
+    annotations: { 'deprecated.daemonset.template.generation': '1' },
+  });
+  expect(ds.spec).toMatchObject({
+    revisionHistoryLimit: 10,
+    updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+    template: { spec: { restartPolicy: 'Always', containers: [{ imagePullPolicy: 'IfNotPresent' }] } },
+  });
+  expect(ds.status).toEqual({
+    currentNumberScheduled: 0,
+    numberMisscheduled: 0,
+    desiredNumberScheduled: 0,
+    numberReady: 0,
+  });
+  const patch =
+    '{"spec":{"selector":{"matchLabels":{"app":"agent","x":"y"}},"template":{"metadata":{"labels":{"app":"agent","x":"y"}}}}}';
+  expect(await refused(['patch', 'daemonset', 'agent', '--type=merge', '-p', patch])).toContain(
+    'The DaemonSet "agent" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"agent","x":"y"}}: field is immutable',
+  );
+});
+
+it('defaults a ReplicationController selector and labels from its template and refuses a selector that does not match', async () => {
+  const l = landscape();
+  const rc = (name: string, selector: string): string => `
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: ${name}, namespace: default}
+spec:
+  ${selector}
+  template:
+    metadata: {labels: {app: legacy}}
+    spec: {containers: [{name: web, image: nginx:1.27}]}
+`;
+  await l.create('rc.yaml', rc('legacy', 'replicas: 2'));
+  const created = await l.getJson(['rc', 'legacy']);
+  expect(created.metadata).toMatchObject({ labels: { app: 'legacy' }, generation: 1 });
+  expect(created.spec).toMatchObject({ replicas: 2, selector: { app: 'legacy' } });
+  expect(created.status).toEqual({ replicas: 0 });
+  expect(await refused(['apply', '-f', '-'], rc('other', 'selector: {app: other}'))).toContain(
+    'The ReplicationController "other" is invalid: spec.template.metadata.labels: Invalid value: {"app":"legacy"}: `selector` does not match template `labels`',
   );
 });

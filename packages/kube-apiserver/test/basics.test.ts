@@ -64,6 +64,50 @@ describe('discovery through client-node', () => {
       expect.arrayContaining(['managedseedsets/scale', 'managedseedsets/status']),
     );
   });
+
+  it('serves ReplicationControllers with status and scale, DaemonSets with status only', async () => {
+    const core = await t.core.getAPIResources();
+    expect(core.resources.find((r) => r.name === 'replicationcontrollers')).toMatchObject({
+      kind: 'ReplicationController',
+      namespaced: true,
+      shortNames: ['rc'],
+      categories: ['all'],
+    });
+    expect(core.resources.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['replicationcontrollers/status', 'replicationcontrollers/scale']),
+    );
+    const apps = await t.apps.getAPIResources();
+    expect(apps.resources.find((r) => r.name === 'daemonsets')).toMatchObject({
+      kind: 'DaemonSet',
+      shortNames: ['ds'],
+      categories: ['all'],
+    });
+    const names = apps.resources.map((r) => r.name);
+    expect(names).toContain('daemonsets/status');
+    expect(names).not.toContain('daemonsets/scale');
+  });
+
+  it("renders a ReplicationController's label map selector in its Scale", async () => {
+    await t.core.createNamespacedReplicationController({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'scaled' },
+        spec: {
+          replicas: 2,
+          template: {
+            metadata: { labels: { tier: 'web', app: 'legacy' } },
+            spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+          },
+        },
+      },
+    });
+    const scale = await t.core.readNamespacedReplicationControllerScale({
+      name: 'scaled',
+      namespace: 'default',
+    });
+    expect(scale.spec?.replicas).toBe(2);
+    expect(scale.status).toEqual({ replicas: 0, selector: 'app=legacy,tier=web' });
+  });
 });
 
 describe('authentication', () => {

@@ -50,6 +50,8 @@ const BUILTIN_GENERATION_KINDS = [
   'Deployment',
   'ReplicaSet',
   'StatefulSet',
+  'DaemonSet',
+  'ReplicationController',
   'HorizontalPodAutoscaler',
   'CustomResourceDefinition',
 ] as const;
@@ -129,17 +131,21 @@ export function writePath<T extends object>(obj: T, jsonPath: string, value: unk
   return root as T;
 }
 
+/** Scale.status.selector from spec.selector: a LabelSelector, or a ReplicationController's label map (labels.SelectorFromSet). */
+function specSelectorText(def: ResourceDef, obj: KubeObject): string | undefined {
+  let specSelector = readPath(obj, '.spec.selector');
+  if (def.group === '' && def.kind === 'ReplicationController') specSelector = { matchLabels: specSelector };
+  const converted =
+    specSelector && typeof specSelector === 'object' ? labelSelectorAsSelector(specSelector) : undefined;
+  return converted?.ok ? converted.text : undefined;
+}
+
 /** The autoscaling/v1 Scale view of an object with a scale subresource. */
 export function toScale(def: ResourceDef, obj: KubeObject): KubeObject {
   const scale = def.subresources.scale!;
   const m = obj.metadata;
   let selector = scale.labelSelectorPath ? readPath(obj, scale.labelSelectorPath) : undefined;
-  if (typeof selector !== 'string') {
-    const specSelector = readPath(obj, '.spec.selector');
-    const converted =
-      specSelector && typeof specSelector === 'object' ? labelSelectorAsSelector(specSelector) : undefined;
-    selector = converted?.ok ? converted.text : undefined;
-  }
+  if (typeof selector !== 'string') selector = specSelectorText(def, obj);
   const status: Record<string, unknown> = { replicas: Number(readPath(obj, scale.statusReplicasPath) ?? 0) };
   if (selector) status.selector = selector;
   return {

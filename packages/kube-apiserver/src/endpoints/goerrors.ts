@@ -89,6 +89,11 @@ function prefix(def: ResourceDef): string {
   return `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`;
 }
 
+/** 400 for a body the Go conversion of a built-in kind refuses (`detail`: the conversion's error). */
+export function conversionError(def: ResourceDef, detail: string): StatusError {
+  return badRequest(`${prefix(def)}: ${detail}`);
+}
+
 /** 400 for a wrongly typed field of a built-in kind, worded as encoding/json words it. */
 export function goDecodeError(def: ResourceDef, e: FieldError): StatusError {
   const { struct, goPath, schema } = locate(def, e.field);

@@ -105,8 +105,11 @@ function validateSelectorAndTemplate(spec: Obj, kindWord: string): FieldError[] 
       ];
 }
 
-/** The pod template of a Deployment, ReplicaSet or StatefulSet: restartPolicy Always, no deadline, a valid spec. */
-function validateWorkloadTemplate(spec: Obj, activeDeadline: FieldError): FieldError[] {
+/**
+ * The pod template of a workload (Deployment, ReplicaSet, StatefulSet, DaemonSet,
+ * ReplicationController): restartPolicy Always, no deadline, a valid spec.
+ */
+export function validateWorkloadTemplate(spec: Obj, activeDeadline: FieldError): FieldError[] {
   const podSpec = record(record(spec.template)?.spec) ?? {};
   const errors = validatePodSpec(podSpec, 'spec.template.spec');
   if (podSpec.restartPolicy !== undefined && podSpec.restartPolicy !== 'Always')
@@ -132,8 +135,8 @@ function replicaSetLikeSpec(spec: Obj, kindWord: string): FieldError[] {
 
 const PERCENT = /^[0-9]+%$/;
 
-/** An int-or-percent of a rolling update: its value as a number (percent kept as percent) or an error. */
-function intOrPercent(field: string, value: unknown): { errors: FieldError[]; zero: boolean } {
+/** An int-or-percent of a rolling update (ValidatePositiveIntOrPercent): its errors, and whether it is 0. */
+export function intOrPercent(field: string, value: unknown): { errors: FieldError[]; zero: boolean } {
   if (value === undefined) return { errors: [], zero: false };
   if (typeof value === 'number') return { errors: nonNegative(field, value), zero: value === 0 };
   const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -283,7 +286,8 @@ export function statefulSetUpdateErrors(next: Obj, prev: Obj): FieldError[] {
   ];
 }
 
-function check(def: ResourceDef, obj: KubeObject, errors: FieldError[]): void {
+/** Throws kube-apiserver's 422 Invalid for the kind when there are errors. */
+export function check(def: ResourceDef, obj: KubeObject, errors: FieldError[]): void {
   if (errors.length) throw invalid(def.kind, def.group, obj.metadata.name ?? '', errors);
 }
 

@@ -107,5 +107,11 @@ export const NODE_STRATEGY: KindStrategy = {
   legacyFieldLabelErrors: true,
 };
 
-/** core/v1 Service and ReplicationController: only their field label conversion's wording. */
+/** core/v1 Service: only its field label conversion's wording. */
 export const LEGACY_FIELD_LABEL_STRATEGY: KindStrategy = { legacyFieldLabelErrors: true };
+
+/** core/v1 ReplicationController: its field label (ControllerToSelectableFields; its writes: ./replicationcontroller-strategy.ts). */
+export const REPLICATION_CONTROLLER_FIELDS: KindStrategy = {
+  fieldLabels: { 'status.replicas': '.status.replicas' },
+  legacyFieldLabelErrors: true,
+};

@@ -1,7 +1,7 @@
 /**
  * Field labels a fieldSelector may use, as the registries of Kubernetes 1.32 define them: every
  * kind has metadata.name and metadata.namespace; Pods, Events, Secrets, Namespaces and Nodes have
- * more, which their strategies name (./strategies.ts, ./core-strategy.ts).
+ * more (a ReplicationController its status.replicas), which their strategies name (./strategies.ts, ./core-strategy.ts).
  */
 import { readPath } from '../api/objects.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
@@ -11,6 +11,8 @@ export const COMMON_FIELD_LABELS = ['metadata.name', 'metadata.namespace'] as co
 
 /** Pod's spec.hostNetwork and Node's spec.unschedulable are "false" when unset. */
 const FALSE_WHEN_UNSET = ['spec.hostNetwork', 'spec.unschedulable'] as const;
+/** A ReplicationController's status.replicas (an int32, strconv.Itoa) is "0" when unset. */
+const ZERO_WHEN_UNSET = ['status.replicas'] as const;
 
 /** The kind's own field labels (label → path in the object, a boolean renders "true"/"false" as Go's strconv). */
 function kindFields(def: ResourceDef): Readonly<Record<string, string>> {
@@ -22,8 +24,10 @@ export function fieldLabels(def: ResourceDef): string[] {
 }
 
 function render(label: string, value: unknown): string {
-  if (value === undefined || value === null)
+  if (value === undefined || value === null) {
+    if ((ZERO_WHEN_UNSET as readonly string[]).includes(label)) return '0';
     return (FALSE_WHEN_UNSET as readonly string[]).includes(label) ? 'false' : '';
+  }
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

@@ -17,11 +17,21 @@
  * |                                        | status rules                                              |
  * | apps Deployment, ReplicaSet, StatefulSet | defaults; selector ↔ template labels, pod template;     |
  * |                                        | selector immutable; StatefulSet's locked spec fields      |
+ * | apps DaemonSet                         | defaults; selector ↔ template labels, pod template,       |
+ * |                                        | update strategy; selector immutable; template generation  |
+ * |                                        | annotation (./daemonset-strategy.ts)                      |
+ * | core ReplicationController             | defaults (selector, labels from the template); selector ↔ |
+ * |                                        | template labels, pod template; `status.replicas` field    |
+ * |                                        | label (./replicationcontroller-strategy.ts)               |
  * | core Pod (+ field labels)              | defaults, Pending + qosClass; pod spec rules; update only |
  * |                                        | images, deadline, tolerations (./pod-strategy.ts)         |
  * | core ConfigMap, Secret                 | data keys; Secret type immutable; `immutable: true` lock  |
  * | core Service                           | defaults; cluster IP + node ports allocated; clusterIP    |
  * |                                        | immutable (./service-strategy.ts)                         |
+ *
+ * Strategies only: no controller runs a DaemonSet or a ReplicationController here (the workload
+ * simulation, ../controllers/workloads.ts, drives Deployments, ReplicaSets and StatefulSets only),
+ * so they are stored and validated but get no Pods and no status.
  */
 import type { ResourceDef } from '../api/types.js';
 import { prepareRbacWrite, RBAC_KINDS } from '../auth/rbac/validation.js';
@@ -34,10 +44,13 @@ import {
   NAMESPACE_STRATEGY,
   NODE_STRATEGY,
   POD_STRATEGY,
+  REPLICATION_CONTROLLER_FIELDS,
   SECRET_STRATEGY,
 } from './core-strategy.js';
+import { DAEMONSET_STRATEGY } from './daemonset-strategy.js';
 import { GENERIC_STRATEGY, keepStatus } from './generic-strategy.js';
 import { POD_RULES } from './pod-strategy.js';
+import { REPLICATION_CONTROLLER_RULES } from './replicationcontroller-strategy.js';
 import type { KindStrategy, RestStrategy } from './rest-strategy.js';
 import { checkSeedManagementStatusUpdate, prepareSeedManagementUpdate } from './seedmanagement-strategy.js';
 import { BINDING_SUBRESOURCE, checkShootUpdate } from './shoot-binding.js';
@@ -71,10 +84,11 @@ const KINDS: Record<string, KindStrategy> = {
   '/Event': EVENT_STRATEGY,
   '/Node': NODE_STRATEGY,
   '/Service': { ...LEGACY_FIELD_LABEL_STRATEGY, ...SERVICE_RULES },
-  '/ReplicationController': LEGACY_FIELD_LABEL_STRATEGY,
+  '/ReplicationController': { ...REPLICATION_CONTROLLER_FIELDS, ...REPLICATION_CONTROLLER_RULES },
   'apps/Deployment': DEPLOYMENT_STRATEGY,
   'apps/ReplicaSet': REPLICASET_STRATEGY,
   'apps/StatefulSet': STATEFULSET_STRATEGY,
+  'apps/DaemonSet': DAEMONSET_STRATEGY,
   ...Object.fromEntries(RBAC_KINDS.map((kind) => [`${RBAC_GROUP}/${kind}`, RBAC_STRATEGY])),
   [`${SHOOT_GROUP}/Shoot`]: SHOOT_STRATEGY,
   [`${SHOOT_GROUP}/Seed`]: SEED_MANAGEMENT_STRATEGY,

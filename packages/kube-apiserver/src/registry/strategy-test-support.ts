@@ -1,6 +1,7 @@
 /**
- * Test support of the strategy tests: a hand-made resource definition and the create/update paths
- * of the registry (prepare, then validate), answering the 422 message where a rule refuses.
+ * Test support of the strategy tests: a hand-made resource definition and the create, update and
+ * status-update paths of the registry (prepare, then validate), answering the 422 message where a
+ * rule refuses.
  */
 import { StatusError } from '../api/errors.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
@@ -41,6 +42,16 @@ export function updateVia(
   return refusal(() => {
     const out = s.prepareForUpdate(d, prev, next, ctx);
     s.validateUpdate(d, prev, out);
+    return out;
+  });
+}
+
+/** The object as written through the status subresource (prepareForStatusUpdate + validateStatusUpdate), or the 422 message. */
+export function statusUpdateVia(d: ResourceDef, prev: KubeObject, incoming: KubeObject): KubeObject | string {
+  const s = strategyFor(d);
+  return refusal(() => {
+    const out = s.prepareForStatusUpdate(d, prev, incoming);
+    s.validateStatusUpdate(d, prev, out);
     return out;
   });
 }

@@ -24,6 +24,11 @@ const ZEROS: Record<string, Zero> = {
     spec: { selector: null, template: podTemplate(), updateStrategy: {} },
     status: { replicas: 0, availableReplicas: 0 },
   }),
+  'apps/DaemonSet': () => ({
+    spec: { selector: null, template: podTemplate(), updateStrategy: {} },
+    status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
+  }),
+  '/ReplicationController': () => ({ spec: {}, status: { replicas: 0 } }),
   '/Pod': () => ({ spec: { containers: null }, status: {} }),
   '/Service': () => ({ spec: {}, status: { loadBalancer: {} } }),
   '/Namespace': () => ({ spec: {}, status: {} }),

@@ -5,9 +5,11 @@
  */
 import type { KindColumns } from './columns.js';
 import {
+  daemonSetColumns,
   deploymentColumns,
   horizontalPodAutoscalerColumns,
   replicaSetColumns,
+  replicationControllerColumns,
   statefulSetColumns,
 } from './printers-apps.js';
 import {
@@ -32,6 +34,7 @@ export const BUILTIN_COLUMNS: Record<string, KindColumns> = {
   Service: serviceColumns,
   ServiceAccount: serviceAccountColumns,
   Pod: podColumns,
+  ReplicationController: replicationControllerColumns,
   Endpoints: endpointsColumns,
   Event: eventColumns,
   Node: nodeColumns,
@@ -40,6 +43,7 @@ export const BUILTIN_COLUMNS: Record<string, KindColumns> = {
   Deployment: deploymentColumns,
   ReplicaSet: replicaSetColumns,
   StatefulSet: statefulSetColumns,
+  DaemonSet: daemonSetColumns,
   HorizontalPodAutoscaler: horizontalPodAutoscalerColumns,
   CustomResourceDefinition: customResourceDefinitionColumns,
   Role: defaultConvertorColumns,

@@ -67,6 +67,51 @@ export const REPLICA_SET = {
   ready: 'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.',
 };
 
+/** printers.go takes these from core/v1 ReplicationControllerSpec/ReplicationControllerStatus. */
+export const REPLICATION_CONTROLLER = {
+  desired:
+    'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and ' +
+    'unspecified. Defaults to 1. More info: ' +
+    'https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
+  current:
+    'Replicas is the most recently observed number of replicas. More info: ' +
+    'https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
+  ready: 'The number of ready replicas for this replication controller.',
+  selector:
+    'Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is ' +
+    'defaulted to the labels present on the Pod template. Label keys and values that must match in order to be ' +
+    'controlled by this replication controller, if empty defaulted to labels on Pod template. More info: ' +
+    'https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
+};
+
+/**
+ * printers.go (1.32) takes these from extensions/v1beta1 DaemonSetStatus/DaemonSetSpec, and the node
+ * selector's from core/v1 PodSpec.
+ */
+export const DAEMON_SET = {
+  desired:
+    'The total number of nodes that should be running the daemon pod (including nodes correctly running the ' +
+    'daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/',
+  current:
+    'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More ' +
+    'info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/',
+  ready:
+    'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running ' +
+    'and ready.',
+  updated: 'The total number of nodes that are running updated daemon pod',
+  available:
+    'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running ' +
+    'and available (ready for at least spec.minReadySeconds)',
+  nodeSelector:
+    "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's " +
+    'labels for the pod to be scheduled on that node. More info: ' +
+    'https://kubernetes.io/docs/concepts/configuration/assign-pod-node/',
+  selector:
+    'A label query over pods that are managed by the daemon set. Must match in order to be controlled. If empty, ' +
+    'defaulted to labels on Pod template. More info: ' +
+    'https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
+};
+
 export const SERVICE = {
   type:
     'type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ' +

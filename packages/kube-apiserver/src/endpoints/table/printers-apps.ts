@@ -1,8 +1,18 @@
-/** Deployment, ReplicaSet, StatefulSet and HorizontalPodAutoscaler tables (printers.go, Kubernetes 1.32). */
+/**
+ * Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet and HorizontalPodAutoscaler
+ * tables (printers.go, Kubernetes 1.32).
+ */
 import type { KubeObject } from '../../api/types.js';
 import { ageColumn, column, field, nameColumn, templateColumns, type KindColumns } from './columns.js';
-import { DEPLOYMENT, HPA, READY_REPLICAS, REPLICA_SET } from './descriptions.js';
-import { asArray, asRecord, formatLabelSelector, int, str } from './format.js';
+import {
+  DAEMON_SET,
+  DEPLOYMENT,
+  HPA,
+  READY_REPLICAS,
+  REPLICA_SET,
+  REPLICATION_CONTROLLER,
+} from './descriptions.js';
+import { asArray, asRecord, formatLabels, formatLabelSelector, int, str } from './format.js';
 import { quantityString } from '@landscape/apimachinery';
 
 type Rec = Record<string, unknown>;
@@ -40,6 +50,45 @@ export const replicaSetColumns: KindColumns = {
   Age: ageColumn,
   ...templateColumns('spec', 'template', 'spec'),
   Selector: column('string', DEPLOYMENT.selector, (o) => formatLabelSelector(field(o, 'spec', 'selector'))),
+};
+
+/** printReplicationController: as a ReplicaSet, its selector a plain label map (labels.FormatLabels). */
+export const replicationControllerColumns: KindColumns = {
+  Name: nameColumn,
+  Desired: column('integer', REPLICATION_CONTROLLER.desired, desiredReplicas),
+  Current: column('integer', REPLICATION_CONTROLLER.current, (o) => int(field(o, 'status', 'replicas'))),
+  Ready: column('integer', REPLICATION_CONTROLLER.ready, (o) => int(field(o, 'status', 'readyReplicas'))),
+  Age: ageColumn,
+  ...templateColumns('spec', 'template', 'spec'),
+  Selector: column('string', REPLICATION_CONTROLLER.selector, (o) =>
+    formatLabels(field(o, 'spec', 'selector')),
+  ),
+};
+
+/** metav1.FormatLabelSelector: `<none>` for an empty selector string, `<error>` where Go fails to convert. */
+function formatLabelSelectorOrNone(selector: unknown): string {
+  const text = formatLabelSelector(selector);
+  return text === '' ? '<none>' : text === '<invalid>' ? '<error>' : text;
+}
+
+/** printDaemonSet: the status counts (missing as 0) and the pod template's node selector. */
+export const daemonSetColumns: KindColumns = {
+  Name: nameColumn,
+  Desired: column('integer', DAEMON_SET.desired, (o) => int(field(o, 'status', 'desiredNumberScheduled'))),
+  Current: column('integer', DAEMON_SET.current, (o) => int(field(o, 'status', 'currentNumberScheduled'))),
+  Ready: column('integer', DAEMON_SET.ready, (o) => int(field(o, 'status', 'numberReady'))),
+  'Up-to-date': column('integer', DAEMON_SET.updated, (o) =>
+    int(field(o, 'status', 'updatedNumberScheduled')),
+  ),
+  Available: column('integer', DAEMON_SET.available, (o) => int(field(o, 'status', 'numberAvailable'))),
+  'Node Selector': column('string', DAEMON_SET.nodeSelector, (o) =>
+    formatLabels(field(o, 'spec', 'template', 'spec', 'nodeSelector')),
+  ),
+  Age: ageColumn,
+  ...templateColumns('spec', 'template', 'spec'),
+  Selector: column('string', DAEMON_SET.selector, (o) =>
+    formatLabelSelectorOrNone(field(o, 'spec', 'selector')),
+  ),
 };
 
 export const statefulSetColumns: KindColumns = {

@@ -52,6 +52,49 @@ describe('built-in printers (cells as a 1.32 API server computes them, wide colu
     ],
     ['statefulset', 'StatefulSet', core.statefulSet, ['redis', '3/3', '55m', 'redis', 'redis:7']],
     [
+      'replicationcontroller',
+      'ReplicationController',
+      core.replicationController,
+      ['nginx', 2, 2, 2, '55m', 'nginx', 'nginx:1.27', 'app=nginx'],
+    ],
+    [
+      'replicationcontroller without status',
+      'ReplicationController',
+      t.obj('ReplicationController', 'bare', {
+        spec: { template: { spec: { containers: [{ name: 'a', image: 'a:1' }] } } },
+      }),
+      ['bare', 1, 0, 0, '55m', 'a', 'a:1', '<none>'],
+    ],
+    [
+      'daemonset',
+      'DaemonSet',
+      core.daemonSet,
+      [
+        'node-exporter',
+        3,
+        3,
+        3,
+        3,
+        3,
+        'kubernetes.io/os=linux',
+        '55m',
+        'node-exporter',
+        'prom/node-exporter:v1.8.2',
+        'app=node-exporter',
+      ],
+    ],
+    [
+      'daemonset without status or node selector',
+      'DaemonSet',
+      t.obj('DaemonSet', 'bare', {
+        spec: {
+          selector: { matchLabels: { app: 'b' }, matchExpressions: [{ key: 'tier', operator: 'Exists' }] },
+          template: { spec: { containers: [{ name: 'a', image: 'a:1' }] } },
+        },
+      }),
+      ['bare', 0, 0, 0, 0, 0, '<none>', '55m', 'a', 'a:1', 'app=b,tier'],
+    ],
+    [
       'pod running',
       'Pod',
       fx.pod,

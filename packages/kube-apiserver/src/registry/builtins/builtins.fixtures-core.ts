@@ -135,6 +135,68 @@ export const statefulSet = {
   status: { replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3, availableReplicas: 3 },
 };
 
+/** A ReplicationController as a 1.32 server returns it after the replication manager's pass. */
+export const replicationController = {
+  apiVersion: 'v1',
+  kind: 'ReplicationController',
+  metadata: { name: 'nginx', namespace: 'default', labels: { app: 'nginx' }, generation: 1 },
+  spec: {
+    replicas: 2,
+    minReadySeconds: 0,
+    selector: { app: 'nginx' },
+    template: {
+      metadata: { labels: { app: 'nginx' } },
+      spec: {
+        containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80, protocol: 'TCP' }] }],
+        restartPolicy: 'Always',
+      },
+    },
+  },
+  status: {
+    replicas: 2,
+    fullyLabeledReplicas: 2,
+    readyReplicas: 2,
+    availableReplicas: 2,
+    observedGeneration: 1,
+    conditions: [{ type: 'ReplicaFailure', status: 'False', lastTransitionTime: '2025-01-02T03:04:05Z' }],
+  },
+};
+
+/** A DaemonSet as a 1.32 server returns it after the DaemonSet controller's pass. */
+export const daemonSet = {
+  apiVersion: 'apps/v1',
+  kind: 'DaemonSet',
+  metadata: {
+    name: 'node-exporter',
+    namespace: 'kube-system',
+    annotations: { 'deprecated.daemonset.template.generation': '1' },
+    generation: 1,
+  },
+  spec: {
+    selector: { matchLabels: { app: 'node-exporter' } },
+    revisionHistoryLimit: 10,
+    updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+    template: {
+      metadata: { labels: { app: 'node-exporter' } },
+      spec: {
+        nodeSelector: { 'kubernetes.io/os': 'linux' },
+        hostNetwork: true,
+        containers: [{ name: 'node-exporter', image: 'prom/node-exporter:v1.8.2' }],
+        tolerations: [{ operator: 'Exists' }],
+      },
+    },
+  },
+  status: {
+    currentNumberScheduled: 3,
+    numberMisscheduled: 0,
+    desiredNumberScheduled: 3,
+    numberReady: 3,
+    observedGeneration: 1,
+    updatedNumberScheduled: 3,
+    numberAvailable: 3,
+  },
+};
+
 export const customResourceDefinition = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',

@@ -99,10 +99,12 @@ describe('builtinResources', () => {
         '/v1/Namespace',
         '/v1/Node',
         '/v1/Pod',
+        '/v1/ReplicationController',
         '/v1/Secret',
         '/v1/Service',
         '/v1/ServiceAccount',
         'apiextensions.k8s.io/v1/CustomResourceDefinition',
+        'apps/v1/DaemonSet',
         'apps/v1/Deployment',
         'apps/v1/ReplicaSet',
         'apps/v1/StatefulSet',
@@ -150,6 +152,7 @@ describe('builtinResources', () => {
       services: 'svc|all|ns',
       serviceaccounts: 'sa||ns',
       pods: 'po|all|ns',
+      replicationcontrollers: 'rc|all|ns',
       endpoints: 'ep||ns',
       events: 'ev||ns',
       nodes: 'no||cluster',
@@ -158,6 +161,7 @@ describe('builtinResources', () => {
       deployments: 'deploy|all|ns',
       replicasets: 'rs|all|ns',
       statefulsets: 'sts|all|ns',
+      daemonsets: 'ds|all|ns',
       horizontalpodautoscalers: 'hpa|all|ns',
       customresourcedefinitions: 'crd,crds|api-extensions|cluster',
       clusterroles: '||cluster',
@@ -187,17 +191,19 @@ describe('builtinResources', () => {
     expect(withStatus.sort()).toEqual(
       [
         'CustomResourceDefinition',
+        'DaemonSet',
         'Deployment',
         'HorizontalPodAutoscaler',
         'Namespace',
         'Node',
         'Pod',
         'ReplicaSet',
+        'ReplicationController',
         'Service',
         'StatefulSet',
       ].sort(),
     );
-    expect(withScale.sort()).toEqual(['Deployment', 'ReplicaSet', 'StatefulSet']);
+    expect(withScale.sort()).toEqual(['Deployment', 'ReplicaSet', 'ReplicationController', 'StatefulSet']);
   });
 
   it.each(defs.map((d) => [d.kind, d] as const))('%s printer columns are well formed', (_kind, d) => {
@@ -225,6 +231,15 @@ describe('builtinResources', () => {
     expect(columns('Service')).toBe('TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE');
     expect(columns('Lease')).toBe('HOLDER AGE');
     expect(columns('StatefulSet')).toBe('READY AGE');
+    expect(columns('ReplicaSet')).toBe('DESIRED CURRENT READY AGE');
+    expect(columns('ReplicationController')).toBe('DESIRED CURRENT READY AGE');
+    expect(columns('ReplicationController', true)).toBe(
+      'DESIRED CURRENT READY AGE CONTAINERS IMAGES SELECTOR',
+    );
+    expect(columns('DaemonSet')).toBe('DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE');
+    expect(columns('DaemonSet', true)).toBe(
+      'DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE CONTAINERS IMAGES SELECTOR',
+    );
     expect(columns('ServiceAccount')).toBe('SECRETS AGE');
     expect(columns('Endpoints')).toBe('ENDPOINTS AGE');
     expect(columns('EndpointSlice')).toBe('ADDRESSTYPE PORTS ENDPOINTS AGE');
@@ -322,6 +337,8 @@ describe('realistic objects validate', () => {
     ['Event', core.event],
     ['Node', core.node],
     ['StatefulSet', core.statefulSet],
+    ['ReplicationController', core.replicationController],
+    ['DaemonSet', core.daemonSet],
     ['CustomResourceDefinition', core.customResourceDefinition],
   ])('%s', (kind, object) => {
     expect(validate(kind, object)).toEqual([]);
@@ -404,6 +421,24 @@ describe('wrong objects fail', () => {
     ['Secret', 'data value a number', variant(fx.secret, (d: Json) => (d.data.port = 5432))],
     ['Event', 'no involvedObject', variant(core.event, (d: Json) => delete d.involvedObject)],
     ['StatefulSet', 'replicas: "three"', variant(core.statefulSet, (d: Json) => (d.spec.replicas = 'three'))],
+    [
+      'ReplicationController',
+      'a LabelSelector as selector',
+      variant(core.replicationController, (d: Json) => (d.spec.selector = { matchLabels: { app: 'nginx' } })),
+    ],
+    [
+      'ReplicationController',
+      'unknown spec field',
+      variant(core.replicationController, (d: Json) => (d.spec.strategy = {})),
+    ],
+    ['DaemonSet', 'no selector', variant(core.daemonSet, (d: Json) => delete d.spec.selector)],
+    ['DaemonSet', 'replicas', variant(core.daemonSet, (d: Json) => (d.spec.replicas = 3))],
+    [
+      'DaemonSet',
+      'updateStrategy type Recreate',
+      variant(core.daemonSet, (d: Json) => (d.spec.updateStrategy = { type: 'Recreate' })),
+    ],
+    ['DaemonSet', 'numberReady "3"', variant(core.daemonSet, (d: Json) => (d.status.numberReady = '3'))],
     [
       'CustomResourceDefinition',
       'scope Global',

@@ -7,12 +7,14 @@ import { customResourceDefinitionDef } from './apiextensions.js';
 import { deploymentDef, statefulSetDef } from './apps.js';
 import { horizontalPodAutoscalerDef } from './autoscaling.js';
 import { configMapDef, namespaceDef, secretDef, serviceAccountDef } from './core-config.js';
+import { daemonSetDef } from './daemonset.js';
 import { endpointSliceDef } from './endpointslice.js';
 import { eventDef } from './event.js';
 import { leaseDef } from './lease.js';
 import { nodeDef } from './node.js';
 import { podDef } from './pod.js';
 import { replicaSetDef } from './replicaset.js';
+import { replicationControllerDef } from './replicationcontroller.js';
 import { rbacDefs } from './rbac.js';
 import { endpointsDef, serviceDef } from './service.js';
 
@@ -24,6 +26,7 @@ export function builtinResources(): ResourceDef[] {
     serviceDef(),
     serviceAccountDef(),
     podDef(),
+    replicationControllerDef(),
     endpointsDef(),
     eventDef(),
     nodeDef(),
@@ -32,6 +35,7 @@ export function builtinResources(): ResourceDef[] {
     deploymentDef(),
     replicaSetDef(),
     statefulSetDef(),
+    daemonSetDef(),
     horizontalPodAutoscalerDef(),
     customResourceDefinitionDef(),
     ...rbacDefs(),
