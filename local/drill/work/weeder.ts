@@ -80,9 +80,9 @@ const slice = (ns: string, ready: boolean): Record<string, unknown> => ({
   endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready } }],
 });
 
-/** Whether the weeder remembers the slice of the namespace as not ready (it saw what start() made). */
-async function seenNotReady(redis: Redis, ns: string): Promise<boolean> {
-  return (await rememberedReadiness(redis, ns, SLICE))?.ready === false;
+/** Whether the weeder remembers the slice of the namespace with this readiness. */
+async function seen(redis: Redis, ns: string, ready: boolean): Promise<boolean> {
+  return (await rememberedReadiness(redis, ns, SLICE))?.ready === ready;
 }
 
 /** How long a slice may stay unseen before it is touched again; how long to try in all. */
@@ -90,38 +90,40 @@ const SEEN_WAIT_MS = 10_000;
 const SEEN_LIMIT_MS = 120_000;
 
 /**
- * Waits until the weeder remembers every slice not ready, so that turning them ready is a recovery.
- * The weeder's ApiServerSource selects namespaces by label: a new namespace joining the selection
- * makes it list again (Knative rolls the adapter) and emit nothing for what the list finds, so the
- * add of a slice made in that moment can be lost, as on Knative. A slice still unseen after
- * SEEN_WAIT_MS is touched (an annotation), which sends an update, as the next write of the endpoint
- * controller would on a cluster.
+ * Waits until the weeder remembers every slice with the readiness given: not ready before they turn
+ * ready (so that the change is a recovery), ready after. The weeder's ApiServerSource selects
+ * namespaces by label: a namespace joining the selection (the probed shoots' and these) makes it
+ * list again (Knative rolls the adapter) and send nothing for what the list finds, so a slice event
+ * of that moment is lost, as on Knative. A slice still unseen after SEEN_WAIT_MS is touched (an
+ * annotation), which sends an update, as the next write of the endpoint controller would on a
+ * cluster; each touch is logged.
  */
-async function untilSeen(ctx: DrillContext, redis: Redis): Promise<void> {
+async function untilSeen(ctx: DrillContext, redis: Redis, ready: boolean): Promise<void> {
   const deadline = Date.now() + SEEN_LIMIT_MS;
   let unseen = namespaces(ctx);
   for (let round = 1; ; round++) {
     await waitFor(
       async () => {
-        const seen = await Promise.all(unseen.map((ns) => seenNotReady(redis, ns)));
-        unseen = unseen.filter((_, i) => !seen[i]);
+        const done = await Promise.all(unseen.map((ns) => seen(redis, ns, ready)));
+        unseen = unseen.filter((_, i) => !done[i]);
         return unseen.length === 0;
       },
       SEEN_WAIT_MS,
       200,
     );
     if (unseen.length === 0) return;
+    const state = ready ? 'ready' : 'not-ready';
     if (Date.now() > deadline) {
-      ctx.log('weeder: not-ready slices never seen by the weeder; turning them ready anyway', { unseen });
+      ctx.log(`weeder: ${state} slices never seen by the weeder; going on`, { unseen });
       return;
     }
-    ctx.log('weeder: not-ready slices not seen by the weeder yet; touching them', { unseen, round });
+    ctx.log(`weeder: ${state} slices not seen by the weeder yet; touching them`, { unseen, round });
     for (const ns of unseen)
       await retry(() =>
         ctx.main.mergePatch(
           GVK.EndpointSlice,
           { namespace: ns, name: SLICE },
-          { metadata: { annotations: { 'drill.landscape.dev/touched': String(round) } } },
+          { metadata: { annotations: { 'drill.landscape.dev/touched': `${state}-${round}` } } },
         ),
       );
   }
@@ -150,7 +152,6 @@ export function weederWorkload(): Workload {
       for (const ns of namespaces(ctx)) await prepare(ctx, ns);
     },
     async disturb(ctx) {
-      // the weeder must have seen the not-ready slices before they turn ready
       const redis = new Redis(ctx.redisUrl, {
         lazyConnect: true,
         maxRetriesPerRequest: 1,
@@ -158,20 +159,20 @@ export function weederWorkload(): Workload {
       });
       redis.on('error', () => undefined);
       try {
-        await untilSeen(ctx, redis);
+        // the weeder must have seen the slices not ready before they turn ready, and then ready
+        await untilSeen(ctx, redis, false);
+        for (const ns of namespaces(ctx))
+          await retry(() =>
+            ctx.main.mergePatch(
+              GVK.EndpointSlice,
+              { namespace: ns, name: SLICE },
+              { endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: true } }] },
+            ),
+          );
+        await untilSeen(ctx, redis, true);
       } finally {
         redis.disconnect();
       }
-      for (const ns of namespaces(ctx))
-        await retry(() =>
-          ctx.main.mergePatch(
-            GVK.EndpointSlice,
-            { namespace: ns, name: SLICE },
-            {
-              endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: true } }],
-            },
-          ),
-        );
     },
     async settled(ctx) {
       for (const ns of namespaces(ctx))
