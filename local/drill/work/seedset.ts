@@ -8,7 +8,7 @@
  */
 import { GVK } from '../../../shared/api/gvk.js';
 import type { DrillContext, Workload, WorkloadCheck } from '../types.js';
-import { createOnce, ensureNamespace, label, listAll, readOptional, waitFor } from './retry.js';
+import { createOnce, ensureNamespace, label, listAll, readOptional, sleep, waitFor } from './retry.js';
 import {
   allocatableOf,
   cloudProfile,
@@ -26,6 +26,8 @@ const SEED_CAPACITY = 5;
 const EXPECTED_REPLICAS = 2;
 const FIRST_SHOOTS = ['w-0', 'w-1', 'w-2', 'w-3'];
 const LAST_SHOOT = 'w-4';
+/** schedule-shoot's `seedCacheTtl` (functions/schedule-shoot/config.ts default; the drill does not set it). */
+const SEED_CACHE_TTL_MS = 2_000;
 /** How long one stage may take: longer while a thousand DeployItems load the machine. */
 const STAGE_MS = 150_000;
 const LOADED_STAGE_MS = 400_000;
@@ -161,6 +163,10 @@ async function drive(ctx: DrillContext, p: Plan): Promise<void> {
     const set = await readOptional<SetObject>(ctx.main, GVK.ManagedSeedSet, GARDEN, p.set);
     return (set?.spec.replicas ?? 0) >= EXPECTED_REPLICAS && (await replicaReady(ctx, p, 1));
   });
+  // a schedule-shoot instance reuses its list of Seeds for seedCacheTtl (2s by default): a shoot
+  // created sooner may be decided on a list where the new seed is not ready yet, and go to the
+  // other seed, which still has room (as upstream's scheduler would on a lagging informer)
+  await sleep(SEED_CACHE_TTL_MS + 1_000);
   await createShoots(ctx, p.namespace, [LAST_SHOOT], p.auto);
 }
 
