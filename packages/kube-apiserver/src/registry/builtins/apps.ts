@@ -1,6 +1,6 @@
 /** apps/v1 Deployment and StatefulSet (Kubernetes 1.32). */
-import type { JSONSchemaProps, ResourceDef, ScaleSubresource } from '../../api/types.js';
-import { ageColumn, computedColumn, templateColumns } from './columns.js';
+import type { JSONSchemaProps, ResourceDef } from '../../api/types.js';
+import { ageColumn, computedColumn, templateColumns, workloadScale } from './columns.js';
 import { podTemplateSpec } from './pod-spec.js';
 import {
   atomicList,
@@ -18,18 +18,6 @@ import {
   strEnum,
   time,
 } from './schema.js';
-
-/**
- * The Scale subresource as the workload controllers serve it. Deployment and StatefulSet status have
- * no `selector` field: the real server renders Scale.status.selector from spec.selector.
- */
-function scale(): ScaleSubresource {
-  return {
-    specReplicasPath: '.spec.replicas',
-    statusReplicasPath: '.status.replicas',
-    labelSelectorPath: '.status.selector',
-  };
-}
 
 function deploymentSpec(): JSONSchemaProps {
   const rollingUpdate = obj({ maxSurge: intOrString(), maxUnavailable: intOrString() });
@@ -77,7 +65,7 @@ export function deploymentDef(): ResourceDef {
     categories: ['all'],
     namespaced: true,
     schema: obj(kindProps({ spec: deploymentSpec(), status: deploymentStatus() })),
-    subresources: { status: true, scale: scale() },
+    subresources: { status: true, scale: workloadScale() },
     printerColumns: [
       computedColumn(
         'Ready',
@@ -158,7 +146,7 @@ export function statefulSetDef(): ResourceDef {
     categories: ['all'],
     namespaced: true,
     schema: obj(kindProps({ spec: statefulSetSpec(), status: statefulSetStatus() })),
-    subresources: { status: true, scale: scale() },
+    subresources: { status: true, scale: workloadScale() },
     printerColumns: [
       computedColumn(
         'Ready',

@@ -4,7 +4,7 @@
  * Name column is implied and not listed. A column whose value Kubernetes computes in Go (not a plain
  * field) carries the closest jsonPath and a description starting with `computed:`.
  */
-import type { PrinterColumn } from '../../api/types.js';
+import type { PrinterColumn, ScaleSubresource } from '../../api/types.js';
 
 /** Age, rendered from creationTimestamp as a duration ("5m"), like every built-in table. */
 export function ageColumn(): PrinterColumn {
@@ -48,5 +48,33 @@ export function templateColumns(): PrinterColumn[] {
       'images of spec.template.spec.containers joined with ","',
       1,
     ),
+  ];
+}
+
+/**
+ * The Scale subresource as the workload controllers serve it. Their status has no `selector`
+ * field: the real server renders Scale.status.selector from spec.selector.
+ */
+export function workloadScale(): ScaleSubresource {
+  return {
+    specReplicasPath: '.spec.replicas',
+    statusReplicasPath: '.status.replicas',
+    labelSelectorPath: '.status.selector',
+  };
+}
+
+/**
+ * The columns of a ReplicaSet or ReplicationController (printers.go replicaSetColumnDefinitions,
+ * replicationControllerColumnDefinitions): Desired, Current, Ready, Age, and wide the template's
+ * containers and images and the selector, described as the kind prints it.
+ */
+export function replicaColumns(selectorDescription: string): PrinterColumn[] {
+  return [
+    computedColumn('Desired', '.spec.replicas', 'spec.replicas (1 when unset)'),
+    computedColumn('Current', '.status.replicas', 'status.replicas, 0 when unset'),
+    computedColumn('Ready', '.status.readyReplicas', 'status.readyReplicas, 0 when unset'),
+    ageColumn(),
+    ...templateColumns(),
+    computedColumn('Selector', '.spec.selector', selectorDescription, 1),
   ];
 }

@@ -4,7 +4,7 @@
  * writes them: ../../controllers/deployment.ts).
  */
 import type { JSONSchemaProps, ResourceDef } from '../../api/types.js';
-import { ageColumn, computedColumn, templateColumns } from './columns.js';
+import { replicaColumns, workloadScale } from './columns.js';
 import { podTemplateSpec } from './pod-spec.js';
 import { conditionList, int32, int64, kindProps, labelSelector, obj } from './schema.js';
 
@@ -47,20 +47,9 @@ export function replicaSetDef(): ResourceDef {
     // ReplicaSet status has no `selector` either: Scale.status.selector comes from spec.selector
     subresources: {
       status: true,
-      scale: {
-        specReplicasPath: '.spec.replicas',
-        statusReplicasPath: '.status.replicas',
-        labelSelectorPath: '.status.selector',
-      },
+      scale: workloadScale(),
     },
-    printerColumns: [
-      computedColumn('Desired', '.spec.replicas', 'spec.replicas (1 when unset)'),
-      computedColumn('Current', '.status.replicas', 'status.replicas, 0 when unset'),
-      computedColumn('Ready', '.status.readyReplicas', 'status.readyReplicas, 0 when unset'),
-      ageColumn(),
-      ...templateColumns(),
-      computedColumn('Selector', '.spec.selector', 'spec.selector formatted as a label selector string', 1),
-    ],
+    printerColumns: replicaColumns('spec.selector formatted as a label selector string'),
     builtin: true,
   };
 }

@@ -5,7 +5,7 @@
  * embedded landscape creates no Pods for it and never writes its status.
  */
 import type { JSONSchemaProps, ResourceDef } from '../../api/types.js';
-import { ageColumn, computedColumn, templateColumns } from './columns.js';
+import { replicaColumns, workloadScale } from './columns.js';
 import { podTemplateSpec } from './pod-spec.js';
 import { conditionList, int32, int64, kindProps, obj, stringMap } from './schema.js';
 
@@ -45,20 +45,9 @@ export function replicationControllerDef(): ResourceDef {
     // The status has no selector: Scale.status.selector is spec.selector as a selector string.
     subresources: {
       status: true,
-      scale: {
-        specReplicasPath: '.spec.replicas',
-        statusReplicasPath: '.status.replicas',
-        labelSelectorPath: '.status.selector',
-      },
+      scale: workloadScale(),
     },
-    printerColumns: [
-      computedColumn('Desired', '.spec.replicas', 'spec.replicas (1 when unset)'),
-      computedColumn('Current', '.status.replicas', 'status.replicas, 0 when unset'),
-      computedColumn('Ready', '.status.readyReplicas', 'status.readyReplicas, 0 when unset'),
-      ageColumn(),
-      ...templateColumns(),
-      computedColumn('Selector', '.spec.selector', 'spec.selector formatted as labels (k=v,...)', 1),
-    ],
+    printerColumns: replicaColumns('spec.selector formatted as labels (k=v,...)'),
     builtin: true,
   };
 }
