@@ -20,7 +20,10 @@ export interface BenchClient {
   get(name: string): Promise<string>;
   /** PUT with the given resourceVersion; returns the new one. */
   update(name: string, i: number, resourceVersion: string, round: number): Promise<string>;
-  /** Lists every ConfigMap of the namespace; returns how many came back. */
+  /**
+   * Lists the bench's ConfigMaps of the namespace (label app=bench: a cluster also keeps its
+   * `kube-root-ca.crt` in every namespace); returns how many came back.
+   */
   list(): Promise<number>;
   delete(name: string): Promise<void>;
   /** The resourceVersion a watch starts from to see every later change. */
@@ -29,6 +32,9 @@ export interface BenchClient {
   watch(fromRV: string, onEvent: (e: WatchEvent) => void, onError: (e: unknown) => void): Promise<() => void>;
   close(): void;
 }
+
+/** The label of every ConfigMap the bench writes, the selector of its lists. */
+const BENCH_SELECTOR = 'app=bench';
 
 /** The ConfigMap every operation writes: two labels, three data keys (~300 bytes of JSON stored). */
 export function configMap(
@@ -74,7 +80,7 @@ export function clientNodeClient(kubeconfig: string, namespace: string): BenchCl
       return rvOf(await api.replaceNamespacedConfigMap({ name, namespace, body }));
     },
     async list() {
-      return (await api.listNamespacedConfigMap({ namespace })).items.length;
+      return (await api.listNamespacedConfigMap({ namespace, labelSelector: BENCH_SELECTOR })).items.length;
     },
     async delete(name) {
       await api.deleteNamespacedConfigMap({ name, namespace });
@@ -185,7 +191,11 @@ export function rawClient(
       );
     },
     async list() {
-      return ((await send(target, agent, 'GET', base)) as { items: unknown[] }).items.length;
+      return (
+        (await send(target, agent, 'GET', `${base}?labelSelector=${encodeURIComponent(BENCH_SELECTOR)}`)) as {
+          items: unknown[];
+        }
+      ).items.length;
     },
     async delete(name) {
       await send(target, agent, 'DELETE', `${base}/${name}`);
