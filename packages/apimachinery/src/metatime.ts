@@ -4,9 +4,14 @@
  */
 import type { Time } from './meta.js';
 
+/** The last second formatted: a server stamps many objects within one second. */
+let lastSecond = { second: NaN, text: '' };
+
 /** `now` as a metav1.Time: RFC 3339, UTC, whole seconds. */
 export function formatTime(now: Date): Time {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z');
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== lastSecond.second) lastSecond = { second, text: now.toISOString().replace(/\.\d+Z$/, 'Z') };
+  return lastSecond.text;
 }
 
 /** Milliseconds since the epoch of a metav1.Time; undefined when absent or unparsable. */

@@ -35,7 +35,14 @@ interface Requested {
   extra: Record<string, string[]>;
 }
 
+/** Whether any `Impersonate-*` header came (req.headers is parsed anyway; headersDistinct is not). */
+function asksImpersonation(req: IncomingMessage): boolean {
+  for (const name in req.headers) if (name.startsWith('impersonate-')) return true;
+  return false;
+}
+
 function requested(req: IncomingMessage): Requested {
+  if (!asksImpersonation(req)) return { groups: [], extra: {} };
   const h = req.headersDistinct;
   const extra: Record<string, string[]> = {};
   for (const [name, values] of Object.entries(h))

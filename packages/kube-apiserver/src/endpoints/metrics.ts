@@ -57,25 +57,37 @@ function labelValue(v: string): string {
   return v.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n');
 }
 
+/** Separates the label values of a request key (no label value holds it). */
+const SEP = '\u0000';
+
+/** `code="200",component="apiserver",...` of a request key. */
+function labelSet(key: string): string {
+  const values = key.split(SEP);
+  return LABELS.map((l, i) => `${l}="${labelValue(values[i])}"`).join(',');
+}
+
 export class RequestMetrics {
   private readonly requests = new Map<string, number>();
 
-  /** Counts a request when its response is finished (with the code it was answered). */
+  /**
+   * Counts a request when its response is finished (with the code it was answered). The key is
+   * the label values in LABELS order, joined by a byte no label holds; escaping waits for render.
+   */
   observe(req: IncomingMessage, url: URL, code: number): void {
     const info = requestInfo(req.method ?? 'GET', url);
     if (!info.isResourceRequest || info.error !== undefined) return;
-    const labels: Record<string, string> = {
-      code: String(code),
-      component: 'apiserver',
-      dry_run: url.searchParams.getAll('dryRun').includes('All') ? 'All' : '',
-      group: info.apiGroup,
-      resource: info.resource,
-      scope: scopeOf(info),
-      subresource: info.subresource,
-      verb: verbOf(info, req),
-      version: info.apiVersion,
-    };
-    const key = LABELS.map((l) => `${l}="${labelValue(labels[l])}"`).join(',');
+    const values = [
+      String(code),
+      'apiserver',
+      url.search.includes('dryRun') && url.searchParams.getAll('dryRun').includes('All') ? 'All' : '',
+      info.apiGroup,
+      info.resource,
+      scopeOf(info),
+      info.subresource,
+      verbOf(info, req),
+      info.apiVersion,
+    ];
+    const key = values.join(SEP);
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
   }
 
@@ -85,8 +97,9 @@ export class RequestMetrics {
       '# HELP apiserver_request_total [STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
       '# TYPE apiserver_request_total counter',
       ...[...this.requests]
+        .map(([k, n]) => [labelSet(k), n] as const)
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([k, n]) => `apiserver_request_total{${k}} ${n}`),
+        .map(([labels, n]) => `apiserver_request_total{${labels}} ${n}`),
       '# HELP apiserver_storage_objects [STABLE] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
       '# TYPE apiserver_storage_objects gauge',
       ...stored

@@ -80,8 +80,7 @@ function sendDiscovery(req: IncomingMessage, res: ServerResponse, doc: unknown):
   send(res, 200, doc);
 }
 
-async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+async function route(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   if ((PUBLIC_PATHS as readonly string[]).includes(url.pathname))
     return send(res, 200, 'ok', { 'Content-Type': 'text/plain' });
   const user = authenticate(ctx, req, url);
@@ -127,10 +126,13 @@ async function serve(
 export function requestHandler(ctx: ServerContext): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const metrics = ctx.metrics;
-    if (metrics) {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      res.once('finish', () => metrics.observe(req, url, res.statusCode));
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch (err) {
+      return sendError(res, err);
     }
-    route(ctx, req, res).catch((err: unknown) => sendError(res, err));
+    if (metrics) res.once('finish', () => metrics.observe(req, url, res.statusCode));
+    route(ctx, req, res, url).catch((err: unknown) => sendError(res, err));
   };
 }
