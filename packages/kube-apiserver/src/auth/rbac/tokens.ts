@@ -293,9 +293,16 @@ export function bearerToken(header: string | undefined): string | undefined {
   return parts[1] || undefined;
 }
 
-function sameToken(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
+/** The admin tokens' bytes (one per cluster), kept: every request is compared with one. */
+const tokenBytes = new Map<string, Buffer>();
+
+function sameToken(token: string, admin: string): boolean {
+  let y = tokenBytes.get(admin);
+  if (!y) {
+    if (tokenBytes.size >= 64) tokenBytes.clear(); // servers come and go in one process (tests)
+    tokenBytes.set(admin, (y = Buffer.from(admin)));
+  }
+  const x = Buffer.from(token);
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
