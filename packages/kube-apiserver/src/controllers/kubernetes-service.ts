@@ -10,7 +10,7 @@
  * they should be (a restart on the same port writes nothing).
  */
 import type { Operations } from '../registry/operations.js';
-import type { Store, StoreEvent } from '../storage/store.js';
+import { subscribeResources, type Store, type StoreEvent } from '../storage/store.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
 import { deepEqual } from '../api/objects.js';
 
@@ -119,7 +119,7 @@ export function startKubernetesService(deps: Deps): KubernetesService {
     [SERVICES, ENDPOINTS, SLICES].includes(e.resource) &&
     e.object.metadata.namespace === NAMESPACE &&
     e.object.metadata.name === NAME;
-  const unsubscribe = deps.store.subscribeAll((e) => {
+  const unsubscribe = subscribeResources(deps.store, [SERVICES, ENDPOINTS, SLICES], (e) => {
     if (!at || scheduled || !mine(e)) return;
     scheduled = true;
     setImmediate(run);

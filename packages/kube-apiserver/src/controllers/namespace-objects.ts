@@ -13,7 +13,7 @@
  * should be, so an idle cluster stays idle.
  */
 import type { Operations } from '../registry/operations.js';
-import type { Store, StoreEvent } from '../storage/store.js';
+import { subscribeResources, type Store, type StoreEvent } from '../storage/store.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
 import { deepEqual } from '../api/objects.js';
 import { NAMESPACE_NAME_LABEL } from '../registry/core-strategy.js';
@@ -58,7 +58,7 @@ export function startNamespaceObjects(deps: Deps, caCert: string): () => void {
     if (pending.size === 0) setImmediate(flush);
     pending.add(name);
   };
-  const unsubscribe = deps.store.subscribeAll((e) => {
+  const unsubscribe = subscribeResources(deps.store, [NS_RESOURCE, SA_RESOURCE, CM_RESOURCE], (e) => {
     const ns = affected(e);
     if (ns) later(ns);
   });

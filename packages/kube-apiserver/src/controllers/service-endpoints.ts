@@ -9,7 +9,7 @@
  * Endpoints object is deleted when its Service is (endpoints_controller.go: a Service not found).
  */
 import type { Operations } from '../registry/operations.js';
-import type { Store, StoreEvent } from '../storage/store.js';
+import { subscribeResources, type Store, type StoreEvent } from '../storage/store.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
 import { desiredEndpoints } from './endpoints.js';
 import { ownSlice, planSlices, SERVICE_NAME_LABEL } from './endpointslices.js';
@@ -55,7 +55,7 @@ export function startServiceEndpoints(deps: Deps): () => void {
     pending.clear();
     for (const key of keys) syncService(deps, key);
   };
-  const unsubscribe = deps.store.subscribeAll((e) => {
+  const unsubscribe = subscribeResources(deps.store, [SERVICES, ENDPOINTS, SLICES, PODS], (e) => {
     if (e.resource === SERVICES && e.type === 'DELETED') setImmediate(() => deleteEndpoints(deps, e.object));
     for (const key of affected(deps.store, e)) {
       if (pending.size === 0) setImmediate(flush);

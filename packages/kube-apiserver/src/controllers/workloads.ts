@@ -17,7 +17,7 @@
  */
 import type { Operations } from '../registry/operations.js';
 import { deepEqual } from '../api/objects.js';
-import type { Store, StoreEvent } from '../storage/store.js';
+import { subscribeResources, type Store, type StoreEvent } from '../storage/store.js';
 import type { KubeObject, ResourceDef } from '../api/types.js';
 import { syncDeployment } from './deployment.js';
 import { templateHash } from './deployment-util.js';
@@ -134,9 +134,7 @@ export function startWorkloadSimulation(deps: Deps, sim: WorkloadSimulation): ()
     }
     schedule(key);
   };
-  const unsubscribe = deps.store.subscribeAll((e: StoreEvent) => {
-    if (WORKLOADS.includes(e.resource)) consider(e);
-  });
+  const unsubscribe = subscribeResources(deps.store, WORKLOADS, consider);
   // restored workloads whose status had not caught up yet
   for (const resource of WORKLOADS)
     for (const object of deps.store.list(resource)) consider({ resource, object, type: 'ADDED' });

@@ -220,3 +220,16 @@ export class Store {
 function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * Subscribes `listener` to the events of `resources` only (store keys): a controller that cares
+ * about a few kinds is not called for every write of every other kind. Returns the stop.
+ */
+export function subscribeResources(
+  store: Pick<Store, 'subscribe'>,
+  resources: readonly string[],
+  listener: StoreListener,
+): () => void {
+  const stops = resources.map((resource) => store.subscribe(resource, listener)!);
+  return () => stops.forEach((stop) => stop());
+}
