@@ -223,6 +223,11 @@ function laggingInstance(): ReturnType<typeof createScheduleShootInstance> {
       await overlap();
       return c;
     },
+    countsOf: async (seeds) => {
+      const c = await store.countsOf(seeds);
+      await overlap();
+      return c;
+    },
   };
   return newInstance(kubeconfig, { usage });
 }
