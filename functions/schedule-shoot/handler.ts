@@ -5,7 +5,7 @@
  * (`dev.landscape.requeue` with target schedule-shoot) bind unscheduled shoots to a seed
  * (./schedule.ts), with the per-seed shoot counts kept incrementally in Redis (./usage.ts). The
  * resync (the ping of the seed-management resync PingSource) binds every unscheduled shoot it
- * lists (./resync.ts).
+ * lists (./resync.ts). Seed events of the same source keep the Seed cache in Redis (./seed-cache.ts).
  * Several replicas decide at once: capacity is reserved atomically before binding, and the binding
  * is optimistic. Config: CONFIG_FILE and REDIS_URL (./config.ts).
  */
@@ -29,10 +29,12 @@ import { reconcileShoot, type ScheduleDeps, type ScheduleOutcome } from './sched
 import { cachedSeeds } from './inputs.js';
 import { resyncShoots } from './resync.js';
 import { createUsageStore } from './usage.js';
+import { createSeedCache, type SeedCache } from './seed-cache.js';
+import type { Seed } from '../../shared/api/core.js';
 
 export { FUNCTION_NAME } from './config.js';
 
-type Deps = ScheduleDeps & { handle: RedisHandle };
+type Deps = ScheduleDeps & { handle: RedisHandle; seedCache?: SeedCache };
 
 /** The field manager of the binding and status writes. */
 export const FIELD_MANAGER = 'gardener-scheduler';
@@ -45,7 +47,7 @@ export function createScheduleShootInstance(
     {
       name: FUNCTION_NAME,
       loadConfig,
-      setup: ({ config, env, log, handle }): ScheduleDeps => {
+      setup: ({ config, env, log, handle }): ScheduleDeps & { seedCache?: SeedCache } => {
         const client = hostKubeClient(env, FIELD_MANAGER);
         const redis = (): ReturnType<RedisHandle['get']> => handle.get();
         const now = (): number => Date.now();
@@ -53,8 +55,27 @@ export function createScheduleShootInstance(
           { client, redis, now, owner: `${podName(env) ?? FUNCTION_NAME}/${randomUUID()}`, log },
           { reservationTtlMs: config.reservationTimeout, rebuildTimeoutMs: config.rebuildTimeout },
         );
-        const seeds = cachedSeeds(client, config.seedCacheTtl, now);
-        return { client, seeds, redis, usage, now, rand: Math.random, newId: randomUUID, log, ...overrides };
+        // seedCacheTtl 0s: every decision lists the Seeds (no cache); else the cache kept by Seed events
+        const seedCache =
+          config.seedCacheTtl > 0
+            ? createSeedCache(
+                { client, redis, now, owner: `${podName(env) ?? FUNCTION_NAME}/${randomUUID()}`, log },
+                { ttlMs: config.seedCacheTtl, listTimeoutMs: config.rebuildTimeout },
+              )
+            : undefined;
+        const seeds = seedCache ? (): Promise<Seed[]> => seedCache.seeds() : cachedSeeds(client, 0, now);
+        return {
+          client,
+          seeds,
+          seedCache,
+          redis,
+          usage,
+          now,
+          rand: Math.random,
+          newId: randomUUID,
+          log,
+          ...overrides,
+        };
       },
     },
     opts,
@@ -80,6 +101,13 @@ export function shootEventTarget(ce: unknown): { ref: EventObjectRef; viaRequeue
   return ref && ref.namespace !== '' ? { ref, viaRequeue } : undefined;
 }
 
+/** The seed a Seed event of the source names; undefined for any other event. */
+export function seedEventName(ce: unknown): string | undefined {
+  const e = (typeof ce === 'object' && ce !== null ? ce : {}) as Record<string, unknown>;
+  if (!eventType(ce).startsWith(API_EVENT_PREFIX) || attribute(e, 'kind') !== 'Seed') return undefined;
+  return eventObjectRef(ce, { kind: 'Seed' })?.name;
+}
+
 /** One event; the outcome (tests, logs), undefined when the config is bad or the event not a Shoot's. */
 export async function runScheduleShootEvent(
   instance: FunctionInstance<ScheduleShootConfig, Deps>,
@@ -92,6 +120,12 @@ export async function runScheduleShootEvent(
       listed: pass.listed,
       unscheduled: pass.outcomes.length,
     });
+    return undefined;
+  }
+  const seed = seedEventName(ce);
+  if (seed !== undefined) {
+    // without a cache (seedCacheTtl 0s) every decision lists the Seeds: nothing to keep
+    await r.deps.seedCache?.apply(seed);
     return undefined;
   }
   const target = shootEventTarget(ce);
