@@ -168,16 +168,13 @@ describe('fastPlan', () => {
     expect(asked).toEqual([['a-r1-2'], ['a-r1-2']]);
   });
 
-  it('does not apply to scoring, MinimalDistance, a managed domain or a selector that does not convert', () => {
+  it('does not apply to scoring, MinimalDistance or a selector that does not convert', () => {
     const base = input({ seeds });
     expect(
       fastPlan({ ...base, config: { scoring: { rules: [{ name: 'MinimalDistance', weight: 1 }] } } }),
     ).toBeUndefined();
     expect(
       fastPlan({ ...base, config: { candidateDeterminationStrategy: 'MinimalDistance' } }),
-    ).toBeUndefined();
-    expect(
-      fastPlan({ ...base, shoot: shoot((s) => (s.spec.dns = { domain: 'x.example.com' })) }),
     ).toBeUndefined();
     const bogus = shoot(
       (s) => (s.spec.seedSelector = { matchExpressions: [{ key: 'k', operator: 'Bogus', values: [] }] }),
@@ -193,12 +190,49 @@ describe('fastPlan', () => {
     expect(plan?.names).toEqual(['a-r1-1', 'a-r2-1', 'a-r1-2', 'a-r1-3']);
   });
 
-  it('indexes a seed list once', () => {
-    expect(seedIndex(seeds)).toBe(seedIndex(seeds));
-    expect(
-      seedIndex(seeds)
-        .get('foo\0europe')
-        ?.map((s) => s.metadata?.name),
-    ).toEqual(['a-r1-1', 'a-r1-2', 'a-r1-3']);
+  it('a managed domain keeps the seeds of its default domain (any seed passing stages 1–6 decides)', () => {
+    const managed = seed('z-other-region', (s) => {
+      s.spec.provider.region = 'asia';
+      s.spec.dns = { defaults: [{ type: 'aws-route53', domain: 'example.com' }] };
+    });
+    const withDefault = seed(
+      'a-r1-4',
+      (s) => (s.spec.dns = { defaults: [{ type: 'aws-route53', domain: 'example.com' }] }),
+    );
+    const base = input({ seeds: [...seeds, withDefault, managed], projectName: 'project' });
+    const named = (domain: string): string[] | undefined =>
+      fastPlan({ ...base, shoot: shoot((s) => (s.spec.dns = { domain })) })?.names;
+    expect(named('shoot.project.example.com')).toEqual(['a-r1-4']);
+    expect(named('other.project.example.com')).toEqual([]);
+    expect(named('shoot.project.custom.org')).toEqual(['a-r1-1', 'a-r1-2', 'a-r1-3', 'a-r1-4']);
+    // the only seed with the default is invisible: the domain is custom for the decision
+    const hidden = seed('a-r1-4', (s) => {
+      s.spec.dns = { defaults: [{ type: 'aws-route53', domain: 'example.com' }] };
+      s.spec.settings = { scheduling: { visible: false } };
+    });
+    const plan = fastPlan({
+      ...input({ seeds: [...seeds, hidden], projectName: 'project' }),
+      shoot: shoot((s) => (s.spec.dns = { domain: 'other.project.example.com' })),
+    });
+    expect(plan?.names).toEqual(['a-r1-1', 'a-r1-2', 'a-r1-3']);
+  });
+
+  it('indexes a seed list once; pools hold the seeds that can take a shoot at all', () => {
+    const more = [
+      ...seeds,
+      seed('a-r1-full', (s) => (s.status!.allocatable = { shoots: '0' })),
+      seed('a-r1-bad', (s) => (s.status!.allocatable = { shoots: 'x' })),
+      seed('a-r1-stopped', (s) => {
+        s.metadata!.annotations = { 'shoot.gardener.cloud/emergency-stop-reconciliations': 'true' };
+      }),
+      seed('a-r1-unready', (s) => (s.status!.conditions = [])),
+    ];
+    expect(seedIndex(more)).toBe(seedIndex(more));
+    const pool = seedIndex(more).pools.get('foo\0europe') ?? [];
+    expect(pool.map((c) => [c.name, c.capacity])).toEqual([
+      ['a-r1-1', undefined],
+      ['a-r1-2', 1],
+      ['a-r1-3', undefined],
+    ]);
   });
 });

@@ -6,16 +6,17 @@
  * Fast path, one pass over the seeds the strategy can pick from (an index of the seed list by
  * provider type and region, built once per list): SameRegion keeps the seeds of the shoot's
  * provider type and region, a `purpose: testing` shoot those of its provider type (any strategy),
- * and every filter stage 1–8 but the domain stage keeps the seeds that pass a per-seed predicate,
- * in list order, failing only when it keeps none. So the seeds that pass every stage and the
+ * and every filter stage 1–8 keeps the seeds that pass a per-seed predicate, in list order, failing
+ * only when it keeps none. The domain stage's predicate depends on whether any seed that passes
+ * stages 1–6 has a default domain the shoot's domain lies under: the index's seeds with default
+ * domains answer that. So the seeds that pass every stage and the
  * strategy are F = {seed of the strategy's pool, in list order, passing every predicate}; when F is
  * not empty no stage kept none (each kept a superset of F), and upstream's outcome is the seed of F
  * with the fewest shoots (the first in list order on a tie) with F as the candidates. The counts
  * read: those of the pool's seeds that pass every predicate but capacity.
  *
  * Otherwise (F empty: some stage fails, and its message counts the seeds each stage was given; or
- * scoring, MinimalDistance for a shoot not for testing, a shoot with `spec.dns.domain`, a seed
- * selector that does not convert) the full decideSchedule decides, with the counts of the seeds
+ * scoring, MinimalDistance for a shoot not for testing, a seed selector that does not convert) the full decideSchedule decides, with the counts of the seeds
  * that reach stage 8 (the candidates stage and the pick read no others).
  */
 import type { Seed, Shoot } from '../../shared/api/core.js';
@@ -37,14 +38,16 @@ import {
 } from './scheduler.js';
 import {
   accessRestrictionsSupported,
-  candidateProblem,
   FILTERS,
   isEmergencyStopped,
   isMultiZonalShootControlPlane,
   isUsableSeed,
   matchProvider,
+  seedRefusesShootDns,
+  taintsTolerated,
   type FilterContext,
 } from './scheduler-filters.js';
+import { networksProblem } from './scheduler-networks.js';
 
 /** A decision's input before the counts are read. */
 export type PlanInput = Omit<ScheduleInput, 'usage'>;
@@ -52,42 +55,71 @@ export type PlanInput = Omit<ScheduleInput, 'usage'>;
 /** Reads the counts of the named seeds (a seed without shoots may be absent or 0). */
 export type CountsOf = (names: readonly string[]) => Promise<Record<string, number>>;
 
-/** The seeds of a list by `<provider type>` and `<provider type>\0<region>`, in list order. */
-type SeedIndex = Map<string, Seed[]>;
+/** A seed that may be a candidate whatever the shoot: usable, not emergency-stopped, room for a shoot possible. */
+interface Candidate {
+  seed: Seed;
+  name: string;
+  /** `status.allocatable.shoots`; undefined: no limit. */
+  capacity: number | undefined;
+}
+
+/**
+ * A seed list's index, built once per list (the list must not change afterwards): by
+ * `<provider type>` and `<provider type>\0<region>` the seeds that may be candidates at all (the
+ * shoot-independent predicates of stages 1, 7 and 8 evaluated once), and by `<default domain>` the
+ * seeds with `spec.dns.defaults`; in list order.
+ */
+interface SeedIndex {
+  pools: Map<string, Candidate[]>;
+  byDefaultDomain: Map<string, Seed[]>;
+}
 
 const indexes = new WeakMap<readonly Seed[], SeedIndex>();
 
 const nameOf = (seed: Seed): string => seed.metadata?.name ?? '';
 
-function push(index: SeedIndex, key: string, seed: Seed): void {
-  const list = index.get(key);
-  if (list) list.push(seed);
-  else index.set(key, [seed]);
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
-/** The index of a seed list, built once per list (the list must not change afterwards). */
+/** The seed as a candidate, or undefined when no shoot can go there (a full seed at 0 shoots included). */
+function candidateOf(seed: Seed): Candidate | undefined {
+  if (!isUsableSeed(seed) || isEmergencyStopped(seed)) return undefined;
+  const allocatable = seed.status?.allocatable;
+  if (!allocatable || !Object.prototype.hasOwnProperty.call(allocatable, RESOURCE_SHOOTS))
+    return { seed, name: nameOf(seed), capacity: undefined };
+  const parsed = parseQuantity(allocatable[RESOURCE_SHOOTS]);
+  return parsed.ok && parsed.value > 0 ? { seed, name: nameOf(seed), capacity: parsed.value } : undefined;
+}
+
 export function seedIndex(seeds: readonly Seed[]): SeedIndex {
   let index = indexes.get(seeds);
   if (index) return index;
-  index = new Map();
+  index = { pools: new Map(), byDefaultDomain: new Map() };
   for (const seed of seeds) {
+    for (const d of new Set((seed.spec.dns?.defaults ?? []).map((x) => x.domain)))
+      push(index.byDefaultDomain, d, seed);
+    const candidate = candidateOf(seed);
+    if (!candidate) continue;
     const type = seed.spec.provider.type;
-    push(index, type, seed);
-    push(index, `${type}\0${seed.spec.provider.region}`, seed);
+    push(index.pools, type, candidate);
+    push(index.pools, `${type}\0${seed.spec.provider.region}`, candidate);
   }
   indexes.set(seeds, index);
   return index;
 }
 
 /** The strategy's pool of seeds, or undefined when the strategy is no per-seed predicate. */
-function strategyPool(input: PlanInput): readonly Seed[] | undefined {
+function strategyPool(input: PlanInput): readonly Candidate[] | undefined {
   const { shoot } = input;
   const type = shoot.spec.provider.type;
-  const index = seedIndex(input.seeds);
-  if (shoot.spec.purpose === 'testing') return index.get(type) ?? [];
+  const { pools } = seedIndex(input.seeds);
+  if (shoot.spec.purpose === 'testing') return pools.get(type) ?? [];
   const strategy = input.config?.candidateDeterminationStrategy ?? DEFAULT_CANDIDATE_DETERMINATION_STRATEGY;
   if (strategy !== 'SameRegion') return undefined;
-  return index.get(`${type}\0${shoot.spec.region}`) ?? [];
+  return pools.get(`${type}\0${shoot.spec.region}`) ?? [];
 }
 
 type Matcher = (seed: Seed) => boolean;
@@ -101,8 +133,8 @@ function selectorMatcher(selector: ScheduleInput['shoot']['spec']['seedSelector'
   return (seed) => requirementsMatch(requirements, seed.metadata?.labels);
 }
 
-/** Stages 1–7 (no domain) and the strategy for one seed of the pool. */
-function staticMatcher(input: PlanInput): Matcher | undefined {
+/** Stages 2–6 (stage 1, usable, is the index's) for one seed. */
+function beforeDomainMatcher(input: PlanInput): Matcher | undefined {
   const { shoot, cloudProfile } = input;
   const byProfile = selectorMatcher(cloudProfile.spec.seedSelector);
   const byShoot = selectorMatcher(shoot.spec.seedSelector);
@@ -110,21 +142,69 @@ function staticMatcher(input: PlanInput): Matcher | undefined {
   const providerTypes = cloudProfile.spec.seedSelector?.providerTypes ?? [];
   const multiZonal = isMultiZonalShootControlPlane(shoot);
   return (seed) =>
-    isUsableSeed(seed) &&
     byProfile(seed) &&
     byShoot(seed) &&
     matchProvider(seed.spec.provider.type, shoot.spec.provider.type, providerTypes) &&
     (!multiZonal || (seed.spec.provider.zones ?? []).length >= 3) &&
-    accessRestrictionsSupported(seed, shoot) &&
-    !isEmergencyStopped(seed);
+    accessRestrictionsSupported(seed, shoot);
 }
 
-/** The seed's shoot capacity: undefined without `status.allocatable.shoots` (no limit). */
-function capacityOf(seed: Seed): number | undefined {
-  const allocatable = seed.status?.allocatable;
-  if (!allocatable || !Object.prototype.hasOwnProperty.call(allocatable, RESOURCE_SHOOTS)) return undefined;
-  const parsed = parseQuantity(allocatable[RESOURCE_SHOOTS]);
-  return parsed.ok ? parsed.value : undefined;
+/** The seeds with a default domain the shoot's domain lies under (suffix by suffix), in list order. */
+function seedsUnderDomain(index: SeedIndex, domain: string): Set<Seed> {
+  const out = new Set<Seed>();
+  const labels = domain.split('.');
+  for (let i = 1; i < labels.length; i++)
+    for (const s of index.byDefaultDomain.get(labels.slice(i).join('.')) ?? []) out.add(s);
+  return out;
+}
+
+/**
+ * Stage 7 (upstream's filterSeedsMatchingDomain) as a per-seed predicate: a shoot domain under a
+ * default domain of a seed that passes stages 1–6 (that set decides, whichever its region) keeps
+ * only the seeds with that default whose domain reads `<shoot>.<project>.<default>`; else every seed.
+ */
+function domainMatcher(input: PlanInput, beforeDomain: Matcher): Matcher {
+  const domain = input.shoot.spec.dns?.domain;
+  if (domain === undefined) return () => true;
+  const under = [...seedsUnderDomain(seedIndex(input.seeds), domain)];
+  if (!under.some(beforeDomain)) return () => true;
+  const { projectName } = input;
+  const name = input.shoot.metadata?.name ?? '';
+  return (seed) =>
+    projectName !== undefined &&
+    (seed.spec.dns?.defaults ?? []).some(
+      (d) => domain.endsWith(`.${d.domain}`) && domain === `${name}.${projectName}.${d.domain}`,
+    );
+}
+
+/** Whether the seed's networks are disjoint from the shoot's, once per distinct `spec.networks` (seeds share them). */
+function networksMatcher(shoot: Shoot): Matcher {
+  if (!shoot.spec.networking) return () => true;
+  const known = new Map<string, boolean>();
+  return (seed) => {
+    const key = JSON.stringify(seed.spec.networks ?? null);
+    let fits = known.get(key);
+    if (fits === undefined) {
+      fits = networksProblem(seed, shoot) === undefined;
+      known.set(key, fits);
+    }
+    return fits;
+  };
+}
+
+/** Stages 1–8 but capacity, for one seed of a pool (usable and not emergency-stopped: see candidateOf). */
+function staticMatcher(input: PlanInput): Matcher | undefined {
+  const beforeDomain = beforeDomainMatcher(input);
+  if (!beforeDomain) return undefined;
+  const inDomain = domainMatcher(input, (seed) => isUsableSeed(seed) && beforeDomain(seed));
+  const { shoot } = input;
+  const networksFit = networksMatcher(shoot);
+  return (seed) =>
+    beforeDomain(seed) &&
+    inDomain(seed) &&
+    networksFit(seed) &&
+    !seedRefusesShootDns(seed, shoot) &&
+    taintsTolerated(seed, shoot);
 }
 
 export interface FastPlan {
@@ -140,26 +220,23 @@ function noCountsContext(shoot: Shoot, input: PlanInput): FilterContext {
 
 /** The fast path's plan, or undefined when it does not apply. */
 export function fastPlan(input: PlanInput): FastPlan | undefined {
-  const { shoot } = input;
-  if (activeScoring(input.config) || shoot.spec.dns?.domain !== undefined) return undefined;
+  if (activeScoring(input.config)) return undefined;
   const pool = strategyPool(input);
   const matches = staticMatcher(input);
   if (!pool || !matches) return undefined;
-  // candidateProblem with no counts: every problem but capacity (a seed full at 0 shoots is full at any count)
-  const ctx = noCountsContext(shoot, input);
-  const fits = pool.filter((seed) => matches(seed) && candidateProblem(seed, ctx) === undefined);
-  const capacities = fits.map(capacityOf);
+  const fits = pool.filter((c) => matches(c.seed));
   return {
-    names: fits.map(nameOf),
+    names: fits.map((c) => c.name),
     decide(usage) {
-      const kept = fits.filter((seed, i) => {
-        const capacity = capacities[i];
-        return capacity === undefined || (usage[nameOf(seed)] ?? 0) < capacity;
-      });
+      const kept = fits.filter((c) => c.capacity === undefined || (usage[c.name] ?? 0) < c.capacity);
       if (kept.length === 0) return undefined;
       let best = kept[0];
-      for (const seed of kept) if ((usage[nameOf(seed)] ?? 0) < (usage[nameOf(best)] ?? 0)) best = seed;
-      return success(best, kept, regionConfigExtra(input).extra);
+      for (const c of kept) if ((usage[c.name] ?? 0) < (usage[best.name] ?? 0)) best = c;
+      return success(
+        best.seed,
+        kept.map((c) => c.seed),
+        regionConfigExtra(input).extra,
+      );
     },
   };
 }
