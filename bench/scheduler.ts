@@ -187,7 +187,11 @@ async function scale(
   const runMs = performance.now() - t1;
   const problems = (await disagreements(ways, runs)).map((p) => `${fmt(seedCount)} seeds: ${p}`);
   const memory = client ? await redisMemory(client) : undefined;
-  const seedLists = functions.map((f) => `${f.id} ${fmt(f.seedLists())}`).join(', ');
+  const listsOf = (f: FunctionWay): string => {
+    const c = f.seedLists();
+    return `${f.id} ${fmt(c.seedLists)} full + ${fmt(c.metadataLists)} metadata`;
+  };
+  const seedLists = functions.map(listsOf).join(', ');
   for (const w of ways) await w.close();
   console.log(
     `${fmt(seedCount)} seeds: ${ways.length} ways decided ${fmt(stream.length)} shoots each; ${secondsSince(t1)}` +
@@ -204,7 +208,7 @@ async function scale(
       outcomes: outcomeStats(runs[0], o.warmup),
       setupMs,
       runMs,
-      seedLists: Object.fromEntries(functions.map((f) => [f.id, f.seedLists()])),
+      seedLists: Object.fromEntries(functions.map((f) => [f.id, listsOf(f)])),
     },
     problems,
   };
@@ -228,9 +232,10 @@ function notes(o: SchedulerOptions, scales: readonly ScaleResult[]): string[] {
     'decideSchedule; the bound shoot is appended. Listing an informer cache in Go (controller-runtime deep-copies each',
     'listed object by default) costs more than walking an array, so this is the cheapest upstream can be here.',
     "function: the schedule-shoot function's path (bench/scheduler/function-ways.ts) on a private redis-server: per",
-    'decision sync(shoot), the Seeds from the Seed cache in Redis ("seeds": one round trip for what changed; a full list',
-    `into Redis whenever its last list is older than seedCacheTtl, ${SEED_CACHE_TTL_MS / 1000} s, the default), decideReadingCounts ("decide": one pass`,
-    'over the seeds of the shoot\'s provider and region, "HMGET": the counts of those that fit; decideSchedule over every',
+    'decision sync(shoot), the Seeds from the Seed cache in Redis ("seeds": one round trip for what changed; a list of',
+    `the Seeds' metadata, then a read of the changed Seeds, whenever its last list is older than seedCacheTtl, ${SEED_CACHE_TTL_MS / 1000} s, the`,
+    'default; the first list is a full one), decideReadingCounts ("decide": one pass over the seeds of the shoot\'s',
+    'provider and region, "HMGET": the counts of those that fit; decideSchedule over every',
     'seed only when none of them has room), reserve, sync(bound shoot); the scripts (EVAL) timed as "scripts".',
     'function-before: the function before issue 16: the Seeds listed per instance every 2 s and reused meanwhile,',
     'HGETALL of every count, decideSchedule over every seed. The Seed lists of both are pages of JSON text parsed per',
@@ -246,9 +251,7 @@ function notes(o: SchedulerOptions, scales: readonly ScaleResult[]): string[] {
     "Redis: MEMORY USAGE of the store's counts hash and of its per-shoot records hash.",
   ];
   if (large) {
-    const lists = Object.entries(large.seedLists)
-      .map(([id, n]) => `${id} ${fmt(n)}`)
-      .join(', ');
+    const lists = Object.values(large.seedLists).join(', ');
     lines.push(
       `At ${fmt(large.seeds)} seeds a Seed list is ${fmt(large.json.seeds / 1024 / 1024, 1)} MiB of JSON here, and JSON.parse alone of it takes ` +
         `${fmt(large.json.seedsParseMs, 1)} ms (median of 3); ${fmt(large.shoots)} Shoots are ${fmt(large.json.shoots / 1024 / 1024, 1)} MiB of JSON.` +

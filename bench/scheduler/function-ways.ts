@@ -1,13 +1,15 @@
 /**
  * The schedule-shoot function's own path around the decision, on a real redis-server, with the
- * Seeds read as the function reads them: from an API client that answers every Seed list with
- * pages of JSON text (500 Seeds a page, as shared/kube/io.ts pages), parsed per list (the client's
- * share of a list; the API server's encoding and the HTTP transfer are not here).
+ * Seeds read as the function reads them: from an API client that answers every Seed list (and
+ * metadata list) with pages of JSON text (500 Seeds a page, as shared/kube/io.ts pages), parsed per
+ * list (the client's share of a list; the API server's encoding and the HTTP transfer are not
+ * here; the bench's Seeds carry no managedFields, which a real metadata list includes).
  *
  * - function: the function today (functions/schedule-shoot/schedule.ts): sync the event's shoot;
  *   the Seeds from the Seed cache in Redis (seed-cache.ts: one round trip for what changed, and a
  *   full list into Redis by the deciding instance whenever the cache's last list is older than
- *   seedCacheTtl, 2 s, as configured by default); decideReadingCounts (scheduler-fast.ts: one pass
+ *   seedCacheTtl, 2 s, as configured by default: the Seeds' metadata, then the changed Seeds);
+ *   decideReadingCounts (scheduler-fast.ts: one pass
  *   over the strategy's pool, an HMGET of its seeds' counts; the full decision when no seed of the
  *   pool has room); reserve; sync the bound shoot.
  * - function-before: the function as it was before (commit 298b53b): the Seeds listed per
@@ -40,8 +42,13 @@ const silent = createLogger({
   destination: { write: () => undefined },
 });
 
+interface Counter {
+  seedLists: number;
+  metadataLists: number;
+}
+
 /** A KubeClient listing the world's Shoots (objects, for the usage rebuild) and Seeds (JSON pages, parsed per list). */
-function worldClient(w: World, counter: { seedLists: number }): KubeClient {
+function worldClient(w: World, counter: Counter): KubeClient {
   const seedPages: string[] = [];
   for (let i = 0; i < w.seeds.length; i += PAGE) {
     const end = Math.min(w.seeds.length, i + PAGE);
@@ -56,6 +63,25 @@ function worldClient(w: World, counter: { seedLists: number }): KubeClient {
       }),
     );
   }
+  const metadataPages = seedPages.map((text) => {
+    const page = JSON.parse(text) as { metadata: unknown; items: Seed[] };
+    const items = page.items.map((s) => ({
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+      metadata: s.metadata,
+    }));
+    return JSON.stringify({
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: page.metadata,
+      items,
+    });
+  });
+  const listMetadata = (_gvk: unknown, _ns?: string, options: ListOptions = {}): Promise<unknown> => {
+    const start = Number(options.continue ?? 0);
+    if (start === 0) counter.metadataLists++;
+    return Promise.resolve(JSON.parse(metadataPages[Math.floor(start / PAGE)] ?? '{"items":[]}'));
+  };
   const list = (gvk: { kind: string }, _ns?: string, options: ListOptions = {}): Promise<unknown> => {
     const start = Number(options.continue ?? 0);
     if (gvk.kind === 'Seed') {
@@ -66,7 +92,7 @@ function worldClient(w: World, counter: { seedLists: number }): KubeClient {
     const metadata = end < w.shoots.length ? { continue: String(end) } : {};
     return Promise.resolve({ items: w.shoots.slice(start, end), metadata });
   };
-  return { list } as unknown as KubeClient;
+  return { list, listMetadata } as unknown as KubeClient;
 }
 
 function profileOf(
@@ -89,8 +115,8 @@ async function timed<T>(split: Record<string, number>, part: string, fn: () => P
 export interface FunctionWay extends Way {
   /** Untimed set-up: the usage store rebuilt from every Shoot, and (function) the Seed cache's first list. */
   setupMs: { usage: number; seeds: number };
-  /** Seed lists the way did while timed and untimed (the client's count). */
-  seedLists(): number;
+  /** Seed lists the way did while timed and untimed (the client's count): full lists, metadata lists. */
+  seedLists(): Counter;
 }
 
 async function usageStore(redis: Redis, client: KubeClient): Promise<{ store: UsageStore; ms: number }> {
@@ -123,7 +149,7 @@ async function bindAfter(
 export async function functionWay(w: World, url: string, db: number): Promise<FunctionWay> {
   const redis = new Redis(url, { db });
   await redis.flushdb();
-  const counter = { seedLists: 0 };
+  const counter: Counter = { seedLists: 0, metadataLists: 0 };
   const client = worldClient(w, counter);
   const { store, ms: usageMs } = await usageStore(redis, client);
   const cache: SeedCache = createSeedCache(
@@ -139,7 +165,7 @@ export async function functionWay(w: World, url: string, db: number): Promise<Fu
     label: 'the function: Seed cache in Redis kept by events, counts of the candidates (HMGET)',
     split,
     setupMs: { usage: usageMs, seeds: seedsMs },
-    seedLists: () => counter.seedLists,
+    seedLists: () => ({ ...counter }),
     async decide(shoot) {
       await timed(split, 'scripts', () => store.sync(shoot));
       const seeds = await timed(split, 'seeds', () => cache.seeds());
@@ -167,7 +193,7 @@ export async function functionWay(w: World, url: string, db: number): Promise<Fu
 export async function functionBeforeWay(w: World, url: string, db: number): Promise<FunctionWay> {
   const redis = new Redis(url, { db });
   await redis.flushdb();
-  const counter = { seedLists: 0 };
+  const counter: Counter = { seedLists: 0, metadataLists: 0 };
   const client = worldClient(w, counter);
   const { store, ms: usageMs } = await usageStore(redis, client);
   const listSeeds = cachedSeeds(client, SEED_CACHE_TTL_MS, Date.now);
@@ -177,7 +203,7 @@ export async function functionBeforeWay(w: World, url: string, db: number): Prom
     label: 'the function before: Seeds listed every 2 s per instance, every count (HGETALL)',
     split,
     setupMs: { usage: usageMs, seeds: 0 },
-    seedLists: () => counter.seedLists,
+    seedLists: () => ({ ...counter }),
     async decide(shoot) {
       await timed(split, 'scripts', () => store.sync(shoot));
       const seeds: Seed[] = await timed(split, 'seeds', () => listSeeds());

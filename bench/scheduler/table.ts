@@ -19,8 +19,8 @@ export interface ScaleResult {
   outcomes: Record<string, number>;
   setupMs: number;
   runMs: number;
-  /** Seed lists each function way did (its first included). */
-  seedLists: Record<string, number>;
+  /** Seed lists each function way did (its first included), as text per way. */
+  seedLists: Record<string, string>;
 }
 
 /** The issue-16 goal: the function's path ≥ 20× upstream's decisions/s at 10,000 seeds / 100,000 shoots. */

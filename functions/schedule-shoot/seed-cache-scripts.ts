@@ -88,8 +88,8 @@ return {'ok'}
 `;
 
 /**
- * Starts an empty cache when there is none. ARGV: a new epoch. Answers the epoch and the gen (the
- * start of a full list).
+ * Starts an empty cache when there is none. ARGV: a new epoch. Answers the epoch, the gen (the
+ * start of a list) and listedAt ('' when no full list was ever applied).
  */
 export const INIT = `
 if not redis.call('HGET', KEYS[1], 'epoch') then
@@ -97,7 +97,7 @@ if not redis.call('HGET', KEYS[1], 'epoch') then
   redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'gen', 0)
   redis.call('HDEL', KEYS[1], 'listedAt')
 end
-return {redis.call('HGET', KEYS[1], 'epoch'), redis.call('HGET', KEYS[1], 'gen')}
+return {redis.call('HGET', KEYS[1], 'epoch'), redis.call('HGET', KEYS[1], 'gen'), redis.call('HGET', KEYS[1], 'listedAt') or ''}
 `;
 
 /**

@@ -14,11 +14,13 @@
  * 2. A decision uses the cache only while its last full list began less than `ttlMs` ago
  *    (seedCacheTtl, 2 s by default: the same bound as the per-instance list it replaces, so a lost
  *    event is healed as soon as before). Else the deciding instance lists every Seed first, under a
- *    lock in Redis (one replica lists; the others keep deciding from the cache meanwhile), and
- *    writes only the Seeds whose resourceVersion changed; the list drops what it did not show
- *    unless an event changed it after the list began. Idle, nothing lists.
- * 3. No cache in Redis (never built, Redis flushed or restarted: no epoch) means a full list
- *    before the decision; when another replica holds the lock meanwhile, this decision lists the
+ *    lock in Redis (one replica lists; the others keep deciding from the cache meanwhile): the
+ *    Seeds' metadata only (name and resourceVersion, a fraction of the Seeds' size), then reads
+ *    the few Seeds whose resourceVersion the cache lacks (more than MAX_READS: a full list
+ *    instead); the list drops what it did not show unless an event changed it after the list
+ *    began. Idle, nothing lists.
+ * 3. No cache in Redis (never built, Redis flushed or restarted: no epoch) means a full list of
+ *    the Seeds before the decision; when another replica holds the lock meanwhile, this decision lists the
  *    Seeds itself, without the cache.
  *
  * Capacity stays exact whatever the cache shows: the reservation checks the counts in Redis. The
@@ -43,6 +45,8 @@ export const SEED_CACHE_KEYS = [
   KEYS.key('{seeds}', 'changes'),
 ] as const;
 export const SEED_LIST_LOCK_KEY = KEYS.key('{seeds}', 'list');
+/** A metadata list that finds more changed Seeds than this reads them with a full list instead of one by one. */
+export const MAX_READS = 50;
 
 export interface SeedCacheDeps {
   client: KubeClient;
@@ -87,6 +91,13 @@ interface Copy {
 }
 
 type SinceReply = string[];
+
+/** What a list saw: every name, how many Seeds it wrote, whether it read the whole Seeds. */
+interface Listed {
+  names: string[];
+  written: number;
+  full: boolean;
+}
 
 function listedAtOf(text: string | undefined): number | undefined {
   return text === undefined || text === '' ? undefined : Number(text);
@@ -186,7 +197,7 @@ class RedisSeedCache implements SeedCache {
     return (await listAll<Seed>(this.deps.client, GVK.Seed)).sort(byName);
   }
 
-  /** A full list into the cache under the lock; false when another replica holds it. */
+  /** A list into the cache under the lock; false when another replica holds it. */
   private async relist(): Promise<boolean> {
     const { owner, log } = this.deps;
     const redis = await this.deps.redis();
@@ -196,26 +207,53 @@ class RedisSeedCache implements SeedCache {
     if (!got) return false;
     try {
       const startedAt = this.deps.now();
-      const [, gen] = await this.run(INIT, [randomUUID()]);
-      const names: string[] = [];
-      let written = 0;
-      await forEachPage(
-        (page) => this.deps.client.list<Seed>(GVK.Seed, undefined, page),
-        async (items) => {
-          names.push(...items.map(nameOf));
-          written += await this.putNewer(items);
-        },
-      );
-      await this.run(PRUNE, [gen, startedAt, ...names]);
-      log.debug('listed every Seed into the seed cache', {
-        seeds: names.length,
-        written,
+      const [, gen, listedAt] = await this.run(INIT, [randomUUID()]);
+      const listed = (listedAt !== '' && (await this.listChanged())) || (await this.listFull());
+      await this.run(PRUNE, [gen, startedAt, ...listed.names]);
+      log.debug('listed the Seeds into the seed cache', {
+        seeds: listed.names.length,
+        written: listed.written,
+        full: listed.full,
         durationMs: this.deps.now() - startedAt,
       });
       return true;
     } finally {
       await releaseLease(redis, SEED_LIST_LOCK_KEY, owner);
     }
+  }
+
+  /** Every Seed, written where newer than the cache's copy. */
+  private async listFull(): Promise<Listed> {
+    const names: string[] = [];
+    let written = 0;
+    await forEachPage(
+      (page) => this.deps.client.list<Seed>(GVK.Seed, undefined, page),
+      async (items) => {
+        names.push(...items.map(nameOf));
+        written += await this.putNewer(items);
+      },
+    );
+    return { names, written, full: true };
+  }
+
+  /**
+   * The Seeds' metadata, then a read of each Seed whose resourceVersion the cache lacks;
+   * undefined (a full list is due) when more than MAX_READS are.
+   */
+  private async listChanged(): Promise<Listed | undefined> {
+    const names: string[] = [];
+    const changed: string[] = [];
+    await forEachPage(
+      (page) => this.deps.client.listMetadata(GVK.Seed, undefined, page),
+      async (items) => {
+        const versions = items.flatMap((m) => [m.metadata.name ?? '', m.metadata.resourceVersion ?? '']);
+        names.push(...items.map((m) => m.metadata.name ?? ''));
+        if (changed.length <= MAX_READS) changed.push(...(await this.run(STALE, versions)).slice(1));
+      },
+    );
+    if (changed.length > MAX_READS) return undefined;
+    for (const name of changed) await this.apply(name);
+    return { names, written: changed.length, full: false };
   }
 
   /** Writes the seeds of a page whose resourceVersion the cache does not have; how many. */

@@ -3,7 +3,8 @@
  * the embedded API server and a private redis-server, with an injected clock: the first decision
  * lists every Seed into Redis (once, under the lock), other instances load it without listing, Seed
  * events keep it (add, change, delete), a read older than the cache's copy is ignored, a list older
- * than seedCacheTtl is taken again and heals lost events (a changed seed, a seed deleted unseen),
+ * than seedCacheTtl is taken again and heals lost events (a changed seed, a seed deleted unseen):
+ * the Seeds' metadata and reads of the changed ones, a full list when more than MAX_READS changed,
  * Redis losing the cache means a new list, and without a cache while another replica holds the
  * lock a decision lists the Seeds itself.
  */
@@ -17,6 +18,7 @@ import { crdFiles } from '../../../shared/api/crds.js';
 import {
   createSeedCache,
   SEED_CACHE_KEYS,
+  MAX_READS,
   SEED_LIST_LOCK_KEY,
   type SeedCache,
 } from '../../../functions/schedule-shoot/seed-cache.js';
@@ -32,6 +34,8 @@ let rc: Redis;
 let api: KubeClient;
 let counted: KubeClient;
 let lists = 0;
+let metadataLists = 0;
+let reads = 0;
 let clock = 1_000_000;
 
 function cache(owner: string): SeedCache {
@@ -82,6 +86,18 @@ beforeAll(async () => {
           return target.list(...args);
         };
       }
+      if (prop === 'listMetadata') {
+        return (...args: Parameters<KubeClient['listMetadata']>) => {
+          metadataLists++;
+          return target.listMetadata(...args);
+        };
+      }
+      if (prop === 'get') {
+        return (...args: Parameters<KubeClient['get']>) => {
+          reads++;
+          return target.get(...args);
+        };
+      }
       return Reflect.get(target, prop, receiver) as unknown;
     },
   });
@@ -98,6 +114,8 @@ beforeEach(async () => {
   for (const s of (await api.list<Seed>(GVK.Seed)).items)
     await api.delete(GVK.Seed, { name: s.metadata!.name! });
   lists = 0;
+  metadataLists = 0;
+  reads = 0;
   clock = 1_000_000;
 });
 
@@ -166,10 +184,21 @@ it('a list older than seedCacheTtl is taken again: lost events are healed', asyn
   expect(await view(two)).toEqual(['a:r1', 'b:r1']);
   clock += 1;
   expect(await view(two)).toEqual(['a:r2', 'c:r1']);
-  expect(lists).toBe(2);
+  // the Seeds' metadata, then a read of each seed whose resourceVersion the cache lacks
+  expect([lists, metadataLists, reads]).toEqual([1, 1, 2]);
   // the other instance gets the changes from Redis, its list being young again
   expect(await view(one)).toEqual(['a:r2', 'c:r1']);
-  expect(lists).toBe(2);
+  expect([lists, metadataLists, reads]).toEqual([1, 1, 2]);
+});
+
+it('more changed seeds than MAX_READS: a full list instead of reads one by one', async () => {
+  await createSeed('a');
+  const one = cache('one');
+  await view(one);
+  for (let i = 0; i <= MAX_READS; i++) await createSeed(`n-${i.toString().padStart(3, '0')}`);
+  clock += TTL;
+  expect((await view(one)).length).toBe(MAX_READS + 2);
+  expect([lists, metadataLists, reads]).toEqual([2, 1, 0]);
 });
 
 it('Redis losing the cache means a new list', async () => {
@@ -179,7 +208,7 @@ it('Redis losing the cache means a new list', async () => {
   await rc.flushall();
   await createSeed('b');
   expect(await view(one)).toEqual(['a:r1', 'b:r1']);
-  expect(lists).toBe(2);
+  expect([lists, metadataLists]).toEqual([2, 0]);
 });
 
 it('without a cache, while another replica lists, a decision lists the Seeds itself', async () => {
