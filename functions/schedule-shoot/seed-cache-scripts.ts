@@ -66,15 +66,21 @@ return {'ok'}
 `;
 
 /**
- * The end of a full list. ARGV: the gen when the list began, when it began (ms), then every listed
- * name. Drops the seeds the list did not show unless changed since it began (an event's read is
- * newer than the list), and records the list's start as `listedAt` (never moving it back).
+ * The end of a list. ARGV: the gen when the list began, when it began (ms), how many seeds it
+ * showed, then every listed name, or none when each listed seed was in the cache already (then
+ * `names` is the answer if the cache holds more seeds than listed: call again with the names).
+ * Drops the seeds the list did not show unless changed since it began (an event's read is newer
+ * than the list), and records the list's start as `listedAt` (never moving it back).
  */
 export const PRUNE = `${PRELUDE}
-local since, at = tonumber(ARGV[1]), tonumber(ARGV[2])
+local since, at, count = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local listed = {}
-for i = 3, #ARGV do listed[ARGV[i]] = true end
-for _, name in ipairs(redis.call('HKEYS', KEYS[3])) do
+for i = 4, #ARGV do listed[ARGV[i]] = true end
+-- no names: the caller saw every listed seed in the cache; as many cached as listed means the same set
+local names = {}
+if #ARGV > 3 or redis.call('HLEN', KEYS[3]) ~= count then names = redis.call('HKEYS', KEYS[3]) end
+if #ARGV == 3 and #names > 0 then return {'names'} end
+for _, name in ipairs(names) do
   local score = tonumber(redis.call('ZSCORE', KEYS[4], name) or '0')
   if not listed[name] and score <= since then
     redis.call('HDEL', KEYS[2], name)
@@ -82,7 +88,7 @@ for _, name in ipairs(redis.call('HKEYS', KEYS[3])) do
     changed(name)
   end
 end
-local last = tonumber(redis.call('HGET', KEYS[1], 'listedAt') or '0')
+local last = tonumber(redis.call('HGET', KEYS[1], 'listedAt') or '-1')
 if at > last then redis.call('HSET', KEYS[1], 'listedAt', at) end
 return {'ok'}
 `;

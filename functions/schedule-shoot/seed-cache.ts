@@ -209,7 +209,7 @@ class RedisSeedCache implements SeedCache {
       const startedAt = this.deps.now();
       const [, gen, listedAt] = await this.run(INIT, [randomUUID()]);
       const listed = (listedAt !== '' && (await this.listChanged())) || (await this.listFull());
-      await this.run(PRUNE, [gen, startedAt, ...listed.names]);
+      await this.prune(gen, startedAt, listed);
       log.debug('listed the Seeds into the seed cache', {
         seeds: listed.names.length,
         written: listed.written,
@@ -220,6 +220,13 @@ class RedisSeedCache implements SeedCache {
     } finally {
       await releaseLease(redis, SEED_LIST_LOCK_KEY, owner);
     }
+  }
+
+  /** The end of a list: the seeds it did not show dropped (their names sent only when some may be). */
+  private async prune(gen: string, startedAt: number, listed: Listed): Promise<void> {
+    const head = [gen, startedAt, listed.names.length];
+    if (listed.written === 0 && (await this.run(PRUNE, head))[0] === 'ok') return;
+    await this.run(PRUNE, [...head, ...listed.names]);
   }
 
   /** Every Seed, written where newer than the cache's copy. */
