@@ -25,7 +25,7 @@ import type { Seed, Shoot } from '../../shared/api/core.js';
 import type { KubeClient, ListOptions } from '../../shared/kube/index.js';
 import { createLogger } from '../../shared/log/index.js';
 import { decideSchedule } from '../../functions/schedule-shoot/scheduler.js';
-import { decideReadingCounts } from '../../functions/schedule-shoot/scheduler-fast.js';
+import { decideReadingCounts } from '../../functions/schedule-shoot/scheduler-counts.js';
 import { allocatableShoots, cachedSeeds } from '../../functions/schedule-shoot/inputs.js';
 import { createSeedCache, type SeedCache } from '../../functions/schedule-shoot/seed-cache.js';
 import { createUsageStore, keyOfShoot, type UsageStore } from '../../functions/schedule-shoot/usage.js';

@@ -31,7 +31,7 @@ import {
 } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { shouldSchedule, type ScheduleSuccess, type SchedulerConfig } from './scheduler.js';
-import { decideReadingCounts } from './scheduler-fast.js';
+import { decideReadingCounts } from './scheduler-counts.js';
 import type { ScheduleShootConfig } from './config.js';
 import { allocatableShoots, loadInputs, readShoot, type DecisionInputs, type SeedLister } from './inputs.js';
 import { clearRetry, recordShootEvent, reportFailure, requeueShoot } from './report.js';

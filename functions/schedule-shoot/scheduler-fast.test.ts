@@ -1,7 +1,8 @@
 import type { CloudProfile, Seed, Shoot } from '../../shared/api/core.js';
 import { intIn, pickOf, prng, type Rand } from '../../shared/random/index.js';
 import { decideSchedule, type SchedulerConfig } from './scheduler.js';
-import { decideReadingCounts, fastPlan, seedIndex, type PlanInput } from './scheduler-fast.js';
+import { fastPlan, seedIndex, type PlanInput } from './scheduler-fast.js';
+import { decideReadingCounts } from './scheduler-counts.js';
 import { cloudProfile, input, outcome, seed, shoot } from './scheduler.fixtures.js';
 
 const PROVIDERS = ['a', 'b'];
@@ -82,9 +83,9 @@ function reader(usage: Record<string, number>, asked: string[][]) {
 }
 
 describe('decideReadingCounts: the same decision as decideSchedule with every count', () => {
-  it('agrees on 3,000 random worlds (every stage failing, fast path and full decision)', async () => {
+  it('agrees on 3,000 random worlds (every stage failing; fast path, failure pass and full decision)', async () => {
     const rand = prng(16);
-    const paths = { fast: 0, full: 0 };
+    const paths = { fast: 0, failure: 0, full: 0 };
     const outcomes = new Set<string>();
     for (let n = 0; n < 3000; n++) {
       const seeds = Array.from({ length: intIn(rand, 0, 9) }, (_, i) => randomSeed(rand, i));
@@ -102,12 +103,14 @@ describe('decideReadingCounts: the same decision as decideSchedule with every co
       expect(got).toEqual(want);
       const plan = fastPlan(planInput);
       if (plan && plan.names.length > 0 && plan.decide(usage)) paths.fast++;
+      else if (plan) paths.failure++;
       else paths.full++;
       outcomes.add(want.ok ? 'ok' : want.stage);
     }
     // the worlds reach both paths and every outcome the decision has
     expect(paths.fast).toBeGreaterThan(200);
-    expect(paths.full).toBeGreaterThan(300);
+    expect(paths.failure).toBeGreaterThan(300);
+    expect(paths.full).toBeGreaterThan(100);
     expect([...outcomes].sort()).toEqual(
       [
         'ok',
@@ -144,7 +147,7 @@ describe('fastPlan', () => {
     expect(decision.ok && decision.candidates).toEqual(['a-r1-1', 'a-r1-2', 'a-r1-3']);
   });
 
-  it('leaves a full region to the full decision (another region has room: the strategy fails)', async () => {
+  it('a full region: another region has an unlimited seed, so the strategy fails, no more counts read', async () => {
     const only = [seeds[1], seeds[2], seeds[3]];
     const asked: string[][] = [];
     const usage = { 'a-r1-2': 1 };
@@ -153,10 +156,10 @@ describe('fastPlan', () => {
     expect(outcome(decision)).toBe(
       "strategy: no matching seed candidate found for Configuration (Cloud Profile 'cloudprofile-1', Region 'europe', SeedDeterminationStrategy 'SameRegion')",
     );
-    expect(asked).toEqual([['a-r1-2'], ['a-r2-1', 'a-r1-2']]);
+    expect(asked).toEqual([['a-r1-2']]);
   });
 
-  it('leaves a full landscape to the full decision, which lists every seed of stage 8', async () => {
+  it('a full landscape: stage 9 fails listing every problem (its counts read)', async () => {
     const only = [seeds[2], seeds[3]];
     const asked: string[][] = [];
     const usage = { 'a-r1-2': 1 };
@@ -165,7 +168,7 @@ describe('fastPlan', () => {
     expect(outcome(decision)).toBe(
       'candidates: 0/1 seed cluster candidate(s) are eligible for scheduling: {a-r1-2 => seed does not have available capacity for shoots}',
     );
-    expect(asked).toEqual([['a-r1-2'], ['a-r1-2']]);
+    expect(asked).toEqual([['a-r1-2'], ['a-r1-2'], ['a-r1-2']]);
   });
 
   it('does not apply to scoring, MinimalDistance or a selector that does not convert', () => {

@@ -1,23 +1,21 @@
 /**
- * The scheduler's decision with the shoot counts read for the seeds it needs only, pure except for
- * the injected `countsOf` (the function: an HMGET of those seeds' counts in Redis), and the same
- * decision as ./scheduler.ts decideSchedule with every count (table-tested against it).
+ * The fast path of the decision (./scheduler-counts.ts decideReadingCounts), pure: the same
+ * decision as ./scheduler.ts decideSchedule with every count whenever it answers.
  *
- * Fast path, one pass over the seeds the strategy can pick from (an index of the seed list by
- * provider type and region, built once per list): SameRegion keeps the seeds of the shoot's
- * provider type and region, a `purpose: testing` shoot those of its provider type (any strategy),
- * and every filter stage 1–8 keeps the seeds that pass a per-seed predicate, in list order, failing
- * only when it keeps none. The domain stage's predicate depends on whether any seed that passes
- * stages 1–6 has a default domain the shoot's domain lies under: the index's seeds with default
- * domains answer that. So the seeds that pass every stage and the
- * strategy are F = {seed of the strategy's pool, in list order, passing every predicate}; when F is
- * not empty no stage kept none (each kept a superset of F), and upstream's outcome is the seed of F
- * with the fewest shoots (the first in list order on a tie) with F as the candidates. The counts
- * read: those of the pool's seeds that pass every predicate but capacity.
+ * One pass over the seeds the strategy can pick from (an index of the seed list by provider type
+ * and region, built once per list): SameRegion keeps the seeds of the shoot's provider type and
+ * region, a `purpose: testing` shoot those of its provider type (any strategy), and every filter
+ * stage 1–9 keeps the seeds that pass a per-seed predicate, in list order, failing only when it
+ * keeps none. The domain stage's predicate depends on whether any seed that passes stages 1–6 has
+ * a default domain the shoot's domain lies under: the index's seeds with default domains answer
+ * that. So the seeds that pass every stage and the strategy are F = {seed of the strategy's pool,
+ * in list order, passing every predicate}; when F is not empty no stage kept none (each kept a
+ * superset of F), and upstream's outcome is the seed of F with the fewest shoots (the first in
+ * list order on a tie) with F as the candidates. The counts read: those of the pool's seeds that
+ * pass every predicate but capacity.
  *
- * Otherwise (F empty: some stage fails, and its message counts the seeds each stage was given; or
- * scoring, MinimalDistance for a shoot not for testing, a seed selector that does not convert) the full decideSchedule decides, with the counts of the seeds
- * that reach stage 8 (the candidates stage and the pick read no others).
+ * Not for scoring, MinimalDistance (a shoot not for testing), a seed selector that does not
+ * convert: fastPlan answers undefined.
  */
 import type { Seed, Shoot } from '../../shared/api/core.js';
 import { RESOURCE_SHOOTS } from '../../shared/seedmanagement/capacity.js';
@@ -29,7 +27,6 @@ import {
 } from '@landscape/apimachinery';
 import {
   activeScoring,
-  decideSchedule,
   DEFAULT_CANDIDATE_DETERMINATION_STRATEGY,
   regionConfigExtra,
   success,
@@ -84,14 +81,20 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
+/** `status.allocatable.shoots`: undefined without (no limit), 'invalid' when it is no quantity. */
+export function shootCapacity(seed: Seed): number | undefined | 'invalid' {
+  const allocatable = seed.status?.allocatable;
+  if (!allocatable || !Object.prototype.hasOwnProperty.call(allocatable, RESOURCE_SHOOTS)) return undefined;
+  const parsed = parseQuantity(allocatable[RESOURCE_SHOOTS]);
+  return parsed.ok ? parsed.value : 'invalid';
+}
+
 /** The seed as a candidate, or undefined when no shoot can go there (a full seed at 0 shoots included). */
 function candidateOf(seed: Seed): Candidate | undefined {
-  if (!isUsableSeed(seed) || isEmergencyStopped(seed)) return undefined;
-  const allocatable = seed.status?.allocatable;
-  if (!allocatable || !Object.prototype.hasOwnProperty.call(allocatable, RESOURCE_SHOOTS))
-    return { seed, name: nameOf(seed), capacity: undefined };
-  const parsed = parseQuantity(allocatable[RESOURCE_SHOOTS]);
-  return parsed.ok && parsed.value > 0 ? { seed, name: nameOf(seed), capacity: parsed.value } : undefined;
+  if (!usable(seed) || isEmergencyStopped(seed)) return undefined;
+  const capacity = shootCapacity(seed);
+  if (capacity === 'invalid' || (capacity !== undefined && capacity <= 0)) return undefined;
+  return { seed, name: nameOf(seed), capacity };
 }
 
 export function seedIndex(seeds: readonly Seed[]): SeedIndex {
@@ -122,7 +125,7 @@ function strategyPool(input: PlanInput): readonly Candidate[] | undefined {
   return pools.get(`${type}\0${shoot.spec.region}`) ?? [];
 }
 
-type Matcher = (seed: Seed) => boolean;
+export type Matcher = (seed: Seed) => boolean;
 
 /** A seed selector as a predicate; undefined when it does not convert (that stage then fails on its own). */
 function selectorMatcher(selector: ScheduleInput['shoot']['spec']['seedSelector']): Matcher | undefined {
@@ -133,20 +136,47 @@ function selectorMatcher(selector: ScheduleInput['shoot']['spec']['seedSelector'
   return (seed) => requirementsMatch(requirements, seed.metadata?.labels);
 }
 
-/** Stages 2–6 (stage 1, usable, is the index's) for one seed. */
-function beforeDomainMatcher(input: PlanInput): Matcher | undefined {
+/**
+ * Stages 2–6 (cloud profile selector, shoot selector, provider, zones, access restrictions) as
+ * per-seed predicates, in stage order; a selector that does not convert is a predicate no seed
+ * passes (its stage then fails with the conversion message).
+ */
+export function stagePredicates(input: PlanInput): { matchers: Matcher[]; converted: boolean } {
   const { shoot, cloudProfile } = input;
   const byProfile = selectorMatcher(cloudProfile.spec.seedSelector);
   const byShoot = selectorMatcher(shoot.spec.seedSelector);
-  if (!byProfile || !byShoot) return undefined;
   const providerTypes = cloudProfile.spec.seedSelector?.providerTypes ?? [];
   const multiZonal = isMultiZonalShootControlPlane(shoot);
-  return (seed) =>
-    byProfile(seed) &&
-    byShoot(seed) &&
-    matchProvider(seed.spec.provider.type, shoot.spec.provider.type, providerTypes) &&
-    (!multiZonal || (seed.spec.provider.zones ?? []).length >= 3) &&
-    accessRestrictionsSupported(seed, shoot);
+  const never: Matcher = () => false;
+  return {
+    converted: byProfile !== undefined && byShoot !== undefined,
+    matchers: [
+      byProfile ?? never,
+      byShoot ?? never,
+      (seed) => matchProvider(seed.spec.provider.type, shoot.spec.provider.type, providerTypes),
+      (seed) => !multiZonal || (seed.spec.provider.zones ?? []).length >= 3,
+      (seed) => accessRestrictionsSupported(seed, shoot),
+    ],
+  };
+}
+
+/** Stages 2–6 (stage 1, usable, is the index's) for one seed. */
+function beforeDomainMatcher(input: PlanInput): Matcher | undefined {
+  const { matchers, converted } = stagePredicates(input);
+  if (!converted) return undefined;
+  return (seed) => matchers.every((m) => m(seed));
+}
+
+const usableFacts = new WeakMap<Seed, boolean>();
+
+/** isUsableSeed, once per Seed object (the cache hands out the same objects until a seed changes). */
+export function usable(seed: Seed): boolean {
+  let fact = usableFacts.get(seed);
+  if (fact === undefined) {
+    fact = isUsableSeed(seed);
+    usableFacts.set(seed, fact);
+  }
+  return fact;
 }
 
 /** The seeds with a default domain the shoot's domain lies under (suffix by suffix), in list order. */
@@ -163,7 +193,7 @@ function seedsUnderDomain(index: SeedIndex, domain: string): Set<Seed> {
  * default domain of a seed that passes stages 1–6 (that set decides, whichever its region) keeps
  * only the seeds with that default whose domain reads `<shoot>.<project>.<default>`; else every seed.
  */
-function domainMatcher(input: PlanInput, beforeDomain: Matcher): Matcher {
+export function domainMatcher(input: PlanInput, beforeDomain: Matcher): Matcher {
   const domain = input.shoot.spec.dns?.domain;
   if (domain === undefined) return () => true;
   const under = [...seedsUnderDomain(seedIndex(input.seeds), domain)];
@@ -178,7 +208,7 @@ function domainMatcher(input: PlanInput, beforeDomain: Matcher): Matcher {
 }
 
 /** Whether the seed's networks are disjoint from the shoot's, once per distinct `spec.networks` (seeds share them). */
-function networksMatcher(shoot: Shoot): Matcher {
+export function networksMatcher(shoot: Shoot): Matcher {
   if (!shoot.spec.networking) return () => true;
   const known = new Map<string, boolean>();
   return (seed) => {
@@ -196,7 +226,7 @@ function networksMatcher(shoot: Shoot): Matcher {
 function staticMatcher(input: PlanInput): Matcher | undefined {
   const beforeDomain = beforeDomainMatcher(input);
   if (!beforeDomain) return undefined;
-  const inDomain = domainMatcher(input, (seed) => isUsableSeed(seed) && beforeDomain(seed));
+  const inDomain = domainMatcher(input, (seed) => usable(seed) && beforeDomain(seed));
   const { shoot } = input;
   const networksFit = networksMatcher(shoot);
   return (seed) =>
@@ -252,16 +282,4 @@ export function seedsReachingCandidates(input: PlanInput): string[] {
     current = result.seeds;
   }
   return current.map(nameOf);
-}
-
-/** The decision, reading the counts of the seeds it needs only: the fast path, else the full decision. */
-export async function decideReadingCounts(input: PlanInput, countsOf: CountsOf): Promise<ScheduleDecision> {
-  const fast = fastPlan(input);
-  if (fast && fast.names.length > 0) {
-    const decided = fast.decide(await countsOf(fast.names));
-    if (decided) return decided;
-  }
-  const names = seedsReachingCandidates(input);
-  const usage = names.length > 0 ? await countsOf(names) : {};
-  return decideSchedule({ ...input, usage });
 }

@@ -124,7 +124,8 @@ export function shootCloudProfileName(shoot: Shoot): string {
   return shoot.spec.cloudProfile?.name ?? shoot.spec.cloudProfileName ?? '';
 }
 
-function fail(stage: ScheduleStage, message: string): ScheduleFailure {
+/** The failure at `stage` with upstream's message. */
+export function fail(stage: ScheduleStage, message: string): ScheduleFailure {
   const description = `Failed to schedule Shoot: ${message}`;
   return {
     ok: false,
