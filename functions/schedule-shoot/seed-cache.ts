@@ -249,15 +249,18 @@ class RedisSeedCache implements SeedCache {
    */
   private async listChanged(): Promise<Listed | undefined> {
     const names: string[] = [];
-    const changed: string[] = [];
+    const versions: string[] = [];
     await forEachPage(
       (page) => this.deps.client.listMetadata(GVK.Seed, undefined, page),
-      async (items) => {
-        const versions = items.flatMap((m) => [m.metadata.name ?? '', m.metadata.resourceVersion ?? '']);
-        names.push(...items.map((m) => m.metadata.name ?? ''));
-        if (changed.length <= MAX_READS) changed.push(...(await this.run(STALE, versions)).slice(1));
+      (items) => {
+        for (const m of items) {
+          names.push(m.metadata.name ?? '');
+          versions.push(m.metadata.name ?? '', m.metadata.resourceVersion ?? '');
+        }
       },
     );
+    // one round trip for every seed's version
+    const changed = (await this.run(STALE, versions)).slice(1);
     if (changed.length > MAX_READS) return undefined;
     for (const name of changed) await this.apply(name);
     return { names, written: changed.length, full: false };
