@@ -162,7 +162,7 @@ export async function functionWay(w: World, url: string, db: number): Promise<Fu
   const split: Record<string, number> = {};
   return {
     id: 'function',
-    label: 'the function: Seed cache in Redis kept by events, counts of the candidates (HMGET)',
+    label: 'the function: Seed cache in Redis (metadata lists), counts of the candidates (HMGET)',
     split,
     setupMs: { usage: usageMs, seeds: seedsMs },
     seedLists: () => ({ ...counter }),

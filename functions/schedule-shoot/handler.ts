@@ -5,7 +5,7 @@
  * (`dev.landscape.requeue` with target schedule-shoot) bind unscheduled shoots to a seed
  * (./schedule.ts), with the per-seed shoot counts kept incrementally in Redis (./usage.ts). The
  * resync (the ping of the seed-management resync PingSource) binds every unscheduled shoot it
- * lists (./resync.ts). Seed events of the same source keep the Seed cache in Redis (./seed-cache.ts).
+ * lists (./resync.ts). The Seeds come from a cache in Redis (./seed-cache.ts).
  * Several replicas decide at once: capacity is reserved atomically before binding, and the binding
  * is optimistic. Config: CONFIG_FILE and REDIS_URL (./config.ts).
  */
@@ -29,12 +29,12 @@ import { reconcileShoot, type ScheduleDeps, type ScheduleOutcome } from './sched
 import { cachedSeeds } from './inputs.js';
 import { resyncShoots } from './resync.js';
 import { createUsageStore } from './usage.js';
-import { createSeedCache, type SeedCache } from './seed-cache.js';
+import { createSeedCache } from './seed-cache.js';
 import type { Seed } from '../../shared/api/core.js';
 
 export { FUNCTION_NAME } from './config.js';
 
-type Deps = ScheduleDeps & { handle: RedisHandle; seedCache?: SeedCache };
+type Deps = ScheduleDeps & { handle: RedisHandle };
 
 /** The field manager of the binding and status writes. */
 export const FIELD_MANAGER = 'gardener-scheduler';
@@ -47,7 +47,7 @@ export function createScheduleShootInstance(
     {
       name: FUNCTION_NAME,
       loadConfig,
-      setup: ({ config, env, log, handle }): ScheduleDeps & { seedCache?: SeedCache } => {
+      setup: ({ config, env, log, handle }): ScheduleDeps => {
         const client = hostKubeClient(env, FIELD_MANAGER);
         const redis = (): ReturnType<RedisHandle['get']> => handle.get();
         const now = (): number => Date.now();
@@ -55,7 +55,7 @@ export function createScheduleShootInstance(
           { client, redis, now, owner: `${podName(env) ?? FUNCTION_NAME}/${randomUUID()}`, log },
           { reservationTtlMs: config.reservationTimeout, rebuildTimeoutMs: config.rebuildTimeout },
         );
-        // seedCacheTtl 0s: every decision lists the Seeds (no cache); else the cache kept by Seed events
+        // seedCacheTtl 0s: every decision lists the Seeds (no cache); else the Seed cache in Redis
         const seedCache =
           config.seedCacheTtl > 0
             ? createSeedCache(
@@ -67,7 +67,6 @@ export function createScheduleShootInstance(
         return {
           client,
           seeds,
-          seedCache,
           redis,
           usage,
           now,
@@ -101,13 +100,6 @@ export function shootEventTarget(ce: unknown): { ref: EventObjectRef; viaRequeue
   return ref && ref.namespace !== '' ? { ref, viaRequeue } : undefined;
 }
 
-/** The seed a Seed event of the source names; undefined for any other event. */
-export function seedEventName(ce: unknown): string | undefined {
-  const e = (typeof ce === 'object' && ce !== null ? ce : {}) as Record<string, unknown>;
-  if (!eventType(ce).startsWith(API_EVENT_PREFIX) || attribute(e, 'kind') !== 'Seed') return undefined;
-  return eventObjectRef(ce, { kind: 'Seed' })?.name;
-}
-
 /** One event; the outcome (tests, logs), undefined when the config is bad or the event not a Shoot's. */
 export async function runScheduleShootEvent(
   instance: FunctionInstance<ScheduleShootConfig, Deps>,
@@ -120,12 +112,6 @@ export async function runScheduleShootEvent(
       listed: pass.listed,
       unscheduled: pass.outcomes.length,
     });
-    return undefined;
-  }
-  const seed = seedEventName(ce);
-  if (seed !== undefined) {
-    // without a cache (seedCacheTtl 0s) every decision lists the Seeds: nothing to keep
-    await r.deps.seedCache?.apply(seed);
     return undefined;
   }
   const target = shootEventTarget(ce);

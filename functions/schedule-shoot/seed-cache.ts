@@ -1,27 +1,30 @@
 /**
- * The Seeds a decision reads, from a cache in Redis kept by Seed events, so that a decision does
- * not list every Seed (at 10,000 Seeds one list is ~23 MiB of JSON). gardener-scheduler decides
- * from an informer cache; this is that cache for replicas that come and go: in Redis (shared by
- * every replica, ./seed-cache-scripts.ts) and, per instance, a copy brought up to date from Redis
- * with one round trip per decision (the seeds changed since the copy's `gen`).
+ * The Seeds a decision reads, from a cache in Redis, so that a decision does not list every Seed
+ * (at 10,000 Seeds one list is ~23 MiB of JSON). gardener-scheduler decides from an informer
+ * cache; this is such a cache for replicas that come and go: in Redis (shared by every replica,
+ * ./seed-cache-scripts.ts) and, per instance, a copy brought up to date from Redis with one round
+ * trip per decision (the seeds changed since the copy's `gen`).
  *
- * Staleness rule (Knative's ApiServerSource is weaker than an informer: it sends nothing for the
- * Seeds that exist when it starts or that a re-list finds, and loses what happens while it
- * reconnects, knative/eventing pkg/adapter/apiserver/delegate.go):
+ * Staleness rule: the same bound as the per-instance Seed list it replaces (seedCacheTtl, 2 s by
+ * default), without listing every Seed each time:
  *
- * 1. A Seed event (Reference mode: the name only) reads that Seed and puts it into the cache
- *    (`apply`); NotFound drops it. A read older than the cache's copy (resourceVersion) is ignored.
- * 2. A decision uses the cache only while its last full list began less than `ttlMs` ago
- *    (seedCacheTtl, 2 s by default: the same bound as the per-instance list it replaces, so a lost
- *    event is healed as soon as before). Else the deciding instance lists every Seed first, under a
- *    lock in Redis (one replica lists; the others keep deciding from the cache meanwhile): the
- *    Seeds' metadata only (name and resourceVersion, a fraction of the Seeds' size), then reads
- *    the few Seeds whose resourceVersion the cache lacks (more than MAX_READS: a full list
- *    instead); the list drops what it did not show unless an event changed it after the list
- *    began. Idle, nothing lists.
- * 3. No cache in Redis (never built, Redis flushed or restarted: no epoch) means a full list of
- *    the Seeds before the decision; when another replica holds the lock meanwhile, this decision lists the
- *    Seeds itself, without the cache.
+ * 1. A decision uses the cache only while its last list began less than `ttlMs` ago. Else the
+ *    deciding instance lists first, under a lock in Redis (one replica lists; the others keep
+ *    deciding from the cache until it is done, it being at most that list old): the Seeds'
+ *    metadata only (name and resourceVersion, a fraction of the Seeds' size), one round trip to
+ *    Redis for which resourceVersions the cache lacks, then a read of each such Seed (more than
+ *    MAX_READS: a full list instead). The list drops what it did not show unless written after it
+ *    began. A read older than the cache's copy (resourceVersion) never overwrites it. Idle,
+ *    nothing lists.
+ * 2. No cache in Redis (never built, Redis flushed or restarted: no epoch) means a full list of
+ *    the Seeds before the decision; when another replica holds the lock meanwhile, this decision
+ *    lists the Seeds itself, without the cache.
+ *
+ * No Seed events: Knative's ApiServerSource would deliver them (the seedmanagement source watches
+ * Seeds), but it sends nothing for the Seeds that exist when it starts or that a re-list finds and
+ * loses what happens while it reconnects (knative/eventing pkg/adapter/apiserver/delegate.go), so
+ * the list above would still be due every seedCacheTtl; and every Seed status write would wake
+ * schedule-shoot, keeping a replica warm for nothing.
  *
  * Capacity stays exact whatever the cache shows: the reservation checks the counts in Redis. The
  * list a decision gets is in the API server's order (by name) and is the same array while nothing
@@ -67,8 +70,6 @@ export interface SeedCacheOptions {
 export interface SeedCache {
   /** Every Seed by name, as a decision sees them (see the staleness rule). */
   seeds(): Promise<Seed[]>;
-  /** A Seed event: reads the seed and puts it into the cache (drops it when gone). */
-  apply(name: string): Promise<void>;
 }
 
 const nameOf = (seed: Seed): string => seed.metadata?.name ?? '';
@@ -130,14 +131,14 @@ class RedisSeedCache implements SeedCache {
     return this.inflight;
   }
 
-  async apply(name: string): Promise<void> {
+  /** Reads the seed into the cache (drops it when gone). */
+  private async readSeed(name: string): Promise<void> {
     const seed = await getOptional<Seed>(this.deps.client, GVK.Seed, undefined, name);
     const reply = seed
       ? await this.run(PUT, [name, seed.metadata?.resourceVersion ?? '', JSON.stringify(cachedForm(seed))])
       : await this.run(DROP, [name]);
     // no cache yet: the next decision lists every Seed, this one among them
-    if (reply[0] === 'miss')
-      this.deps.log.debug('no seed cache yet; the Seed event waits for its list', { name });
+    if (reply[0] === 'miss') this.deps.log.debug('the seed cache is gone; the next decision lists', { name });
   }
 
   private async run(script: string, args: readonly (string | number)[]): Promise<string[]> {
@@ -154,7 +155,7 @@ class RedisSeedCache implements SeedCache {
       if (!(await this.relist())) return this.listDirect();
       await this.catchUp();
     } else if (this.tooOld()) {
-      // another replica listing meanwhile: decide from the cache (kept by events) until it is done
+      // another replica listing meanwhile: decide from the cache (its last list) until it is done
       if (await this.relist()) await this.catchUp();
       else if (this.copy.listedAt === undefined) return this.listDirect();
     }
@@ -262,7 +263,7 @@ class RedisSeedCache implements SeedCache {
     // one round trip for every seed's version
     const changed = (await this.run(STALE, versions)).slice(1);
     if (changed.length > MAX_READS) return undefined;
-    for (const name of changed) await this.apply(name);
+    for (const name of changed) await this.readSeed(name);
     return { names, written: changed.length, full: false };
   }
 
