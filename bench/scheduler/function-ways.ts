@@ -6,12 +6,12 @@
  * here; the bench's Seeds carry no managedFields, which a real metadata list includes).
  *
  * - function: the function today (functions/schedule-shoot/schedule.ts): sync the event's shoot;
- *   the Seeds from the Seed cache in Redis (seed-cache.ts: one round trip for what changed, and a
- *   full list into Redis by the deciding instance whenever the cache's last list is older than
- *   seedCacheTtl, 2 s, as configured by default: the Seeds' metadata, then the changed Seeds);
- *   decideReadingCounts (scheduler-fast.ts: one pass
- *   over the strategy's pool, an HMGET of its seeds' counts; the full decision when no seed of the
- *   pool has room); reserve; sync the bound shoot.
+ *   the Seeds from the Seed cache in Redis (seed-cache.ts: one round trip for what changed; when
+ *   the cache's last list is older than seedCacheTtl, 2 s by default, the deciding instance lists
+ *   the Seeds' metadata first and reads the changed Seeds; the first list is a full one);
+ *   decideReadingCounts (scheduler-counts.ts: one pass over the strategy's pool and an HMGET of
+ *   its fitting seeds' counts; when none has room one pass over every seed for the failing stage);
+ *   reserve; sync the bound shoot.
  * - function-before: the function as it was before (commit 298b53b): the Seeds listed per
  *   instance at most every seedCacheTtl (2 s) and reused meanwhile (cachedSeeds), every count read
  *   (HGETALL), decideSchedule over every Seed; the same scripts around it.
