@@ -72,10 +72,12 @@ function context(input: PlanInput, usage: Readonly<Record<string, number>>): Fil
 
 /** Whether some seed of stage 9 has no problem (so stage 9 keeps it), reading as few counts as it can. */
 async function someCandidate(input: PlanInput, seeds: readonly Seed[], countsOf: CountsOf): Promise<boolean> {
-  const fits = seeds.filter(fitsBesidesCapacity(input));
+  const fits = fitsBesidesCapacity(input);
   const limited: { name: string; capacity: number }[] = [];
-  for (const seed of fits) {
+  for (const seed of seeds) {
+    if (!fits(seed)) continue;
     const capacity = shootCapacity(seed);
+    // a seed without a limit always has room: no count needed
     if (capacity === undefined) return true;
     if (capacity !== 'invalid' && capacity > 0) limited.push({ name: nameOf(seed), capacity });
   }

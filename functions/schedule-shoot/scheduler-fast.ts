@@ -164,7 +164,8 @@ export function stagePredicates(input: PlanInput): { matchers: Matcher[]; conver
 function beforeDomainMatcher(input: PlanInput): Matcher | undefined {
   const { matchers, converted } = stagePredicates(input);
   if (!converted) return undefined;
-  return (seed) => matchers.every((m) => m(seed));
+  const [byProfile, byShoot, provider, zones, access] = matchers;
+  return (seed) => byProfile(seed) && byShoot(seed) && provider(seed) && zones(seed) && access(seed);
 }
 
 const usableFacts = new WeakMap<Seed, boolean>();
@@ -207,12 +208,20 @@ export function domainMatcher(input: PlanInput, beforeDomain: Matcher): Matcher 
     );
 }
 
+/** What networksProblem reads of a seed: its networks and their shoot defaults. */
+function networksKey(seed: Seed): string {
+  const n = seed.spec.networks;
+  if (!n) return '';
+  const d = n.shootDefaults;
+  return `${n.nodes ?? '-'} ${n.pods} ${n.services} ${d?.pods ?? '-'} ${d?.services ?? '-'}`;
+}
+
 /** Whether the seed's networks are disjoint from the shoot's, once per distinct `spec.networks` (seeds share them). */
 export function networksMatcher(shoot: Shoot): Matcher {
   if (!shoot.spec.networking) return () => true;
   const known = new Map<string, boolean>();
   return (seed) => {
-    const key = JSON.stringify(seed.spec.networks ?? null);
+    const key = networksKey(seed);
     let fits = known.get(key);
     if (fits === undefined) {
       fits = networksProblem(seed, shoot) === undefined;
