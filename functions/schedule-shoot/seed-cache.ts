@@ -9,13 +9,13 @@
  * default), without listing every Seed each time:
  *
  * 1. A decision uses the cache only while its last list began less than `ttlMs` ago. Else the
- *    deciding instance lists first, under a lock in Redis (one replica lists; the others keep
- *    deciding from the cache until it is done, it being at most that list old): the Seeds'
- *    metadata only (name and resourceVersion, a fraction of the Seeds' size), one round trip to
- *    Redis for which resourceVersions the cache lacks, then a read of each such Seed (more than
- *    MAX_READS: a full list instead). The list drops what it did not show unless written after it
- *    began. A read older than the cache's copy (resourceVersion) never overwrites it. Idle,
- *    nothing lists.
+ *    deciding instance lists first, under a lock in Redis: the Seeds' metadata only (name and
+ *    resourceVersion, a fraction of the Seeds' size), one round trip to Redis for which
+ *    resourceVersions the cache lacks, then a read of each such Seed (more than MAX_READS: a full
+ *    list instead). The list drops what it did not show unless written after it began. A read
+ *    older than the cache's copy (resourceVersion) never overwrites it. The other replicas decide
+ *    from the cache while one lists: their view is then at most `ttlMs` plus that list's duration
+ *    old. Idle, nothing lists.
  * 2. No cache in Redis (never built, Redis flushed or restarted: no epoch) means a full list of
  *    the Seeds before the decision; when another replica holds the lock meanwhile, this decision
  *    lists the Seeds itself, without the cache.
@@ -137,7 +137,6 @@ class RedisSeedCache implements SeedCache {
     const reply = seed
       ? await this.run(PUT, [name, seed.metadata?.resourceVersion ?? '', JSON.stringify(cachedForm(seed))])
       : await this.run(DROP, [name]);
-    // no cache yet: the next decision lists every Seed, this one among them
     if (reply[0] === 'miss') this.deps.log.debug('the seed cache is gone; the next decision lists', { name });
   }
 
