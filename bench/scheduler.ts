@@ -7,15 +7,18 @@
  *   incrementally (usageDelta after each binding): O(seeds) per decision;
  * - upstream: gardener-scheduler's way, the counts computed per decision from every Shoot in memory
  *   (its informer cache listed), then the same decision: O(seeds + shoots);
- * - redis: the product as the schedule-shoot function runs it around the decision, the counts in a
- *   private redis-server through the function's usage store (sync, HGETALL, reserve, sync).
+ * - function: the schedule-shoot function's own path on a private redis-server, the Seed list it
+ *   really does included (./scheduler/function-ways.ts);
+ * - function-before: the same function before issue 16 (Seeds listed every 2 s, HGETALL).
  *
  * Prints decisions/s and their ratio to upstream, latency p50/p99, the heap the Seeds, the counts
- * and the Shoots take, and the growth from the small to the large fleet. Fails (exit 1) only when
- * the ways disagree on a decision or on the final counts, never because of speed.
+ * and the Shoots take, the growth from the small to the large fleet, and the function's ratio to
+ * upstream next to its goal (≥ 20× at 10,000 seeds / 100,000 shoots). Fails (exit 1) only when the
+ * ways disagree on a decision or on the final counts, never because of speed.
  */
 import { Command } from 'commander';
 import { Redis } from 'ioredis';
+import type { Seed } from '../shared/api/core.js';
 import { startRedis } from '../local/redis.js';
 import { seedUsage } from '../functions/schedule-shoot/scheduler.js';
 import {
@@ -32,8 +35,21 @@ import { buildSeeds, cloudProfiles, prng } from './scheduler/fleet.js';
 import { buildNewShoots, buildShoots } from './scheduler/shoots.js';
 import { heapAfterGc, jsonBytes, measured, parseMs, redisMemory } from './scheduler/memory.js';
 import { runWays, type WayRun } from './scheduler/run.js';
-import { growthLines, memoryTable, outcomeLines, speedTable, type ScaleResult } from './scheduler/table.js';
-import { incrementalWay, redisWay, upstreamWay, type Way, type World } from './scheduler/ways.js';
+import {
+  goalLines,
+  growthLines,
+  memoryTable,
+  outcomeLines,
+  speedTable,
+  type ScaleResult,
+} from './scheduler/table.js';
+import { incrementalWay, upstreamWay, type Way, type World } from './scheduler/ways.js';
+import {
+  functionBeforeWay,
+  functionWay,
+  SEED_CACHE_TTL_MS,
+  type FunctionWay,
+} from './scheduler/function-ways.js';
 
 export const description =
   'scheduler: decisions/s and memory with 1,000 / 10,000 seeds (100,000 shoots), counts kept incrementally vs every shoot listed per decision';
@@ -45,6 +61,7 @@ interface SchedulerOptions {
   warmup: number;
   chunk: number;
   redis: boolean;
+  before: boolean;
   randomSeed: number;
 }
 
@@ -57,7 +74,8 @@ function parseOptions(argv: string[]): SchedulerOptions | number {
     .option('--decisions <count>', 'timed decisions per way and fleet', positiveInt, 500)
     .option('--warmup <count>', 'untimed decisions per way first (JIT)', nonNegativeInt, 50)
     .option('--chunk <count>', 'decisions per way before the next way takes its turn', positiveInt, 50)
-    .option('--no-redis', 'leave out the way through redis-server')
+    .option('--no-redis', 'leave out the ways through redis-server (the function, now and before)')
+    .option('--no-before', 'leave out the function as it was before (Seeds listed every 2 s, HGETALL)')
     .option('--random-seed <n>', 'seed of the data generator', nonNegativeInt, 1);
   return parseCommand<SchedulerOptions>(cmd, argv);
 }
@@ -105,15 +123,32 @@ function outcomeStats(run: WayRun, warmup: number): Record<string, number> {
   return stats;
 }
 
+const nameOf = (s: Seed): string => s.metadata?.name ?? '';
+
+/** The function's ways (each on a database of its own); their set-up times. */
+async function functionWays(
+  o: SchedulerOptions,
+  world: World,
+  url: string,
+): Promise<{ ways: FunctionWay[]; setup: string }> {
+  const ways = [await functionWay(world, url, 0)];
+  if (o.before) ways.push(await functionBeforeWay(world, url, 1));
+  const { usage, seeds } = ways[0].setupMs;
+  const setup = `usage store rebuilt in ${fmt(usage / 1000, 2)} s, Seed cache's first list in ${fmt(seeds / 1000, 2)} s`;
+  return { ways, setup };
+}
+
 async function scale(
   o: SchedulerOptions,
   seedCount: number,
   client: Redis | undefined,
+  url: string | undefined,
 ): Promise<{ result: ScaleResult; problems: string[] }> {
   const t0 = performance.now();
   const rand = prng(o.randomSeed * 7919 + seedCount);
   heapAfterGc();
-  const seeds = measured(() => buildSeeds(seedCount, rand));
+  // in the API server's list order (by name), as the function reads them
+  const seeds = measured(() => buildSeeds(seedCount, rand).sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : 1)));
   const shoots = measured(() => buildShoots(seeds.value, seedCount * o.shootsPerSeed, rand));
   // seedUsage's map is Object.fromEntries of its entries; copies of it built the same way
   const counts = seedUsage(shoots.value);
@@ -135,24 +170,32 @@ async function scale(
   const world: World = { seeds: seeds.value, shoots: shoots.value, profiles: cloudProfiles(), config: {} };
   const ways: Way[] = [incrementalWay(world), upstreamWay(world)];
   let rebuildMs = NaN;
-  if (client) {
-    const w = await redisWay(world, client);
-    rebuildMs = w.rebuildMs;
-    ways.push(w);
+  let functions: FunctionWay[] = [];
+  if (url) {
+    const made = await functionWays(o, world, url);
+    functions = made.ways;
+    rebuildMs = functions[0].setupMs.usage;
+    ways.push(...functions);
+    console.log(`${fmt(seedCount)} seeds: ${made.setup}`);
   }
   const setupMs = performance.now() - t0;
   console.log(
-    `${fmt(seedCount)} seeds, ${fmt(shoots.value.length)} shoots: set up in ${(setupMs / 1000).toFixed(1)} s` +
-      (client ? ` (redis store rebuilt in ${(rebuildMs / 1000).toFixed(2)} s)` : ''),
+    `${fmt(seedCount)} seeds, ${fmt(shoots.value.length)} shoots: set up in ${(setupMs / 1000).toFixed(1)} s`,
   );
   const t1 = performance.now();
   const runs = await runWays(ways, stream, { warmup: o.warmup, chunk: o.chunk });
   const runMs = performance.now() - t1;
   const problems = (await disagreements(ways, runs)).map((p) => `${fmt(seedCount)} seeds: ${p}`);
   const memory = client ? await redisMemory(client) : undefined;
+  const listsOf = (f: FunctionWay): string => {
+    const c = f.seedLists();
+    return `${f.id} ${fmt(c.seedLists)} full + ${fmt(c.metadataLists)} metadata`;
+  };
+  const seedLists = functions.map(listsOf).join(', ');
   for (const w of ways) await w.close();
   console.log(
-    `${fmt(seedCount)} seeds: ${ways.length} ways decided ${fmt(stream.length)} shoots each; ${secondsSince(t1)}`,
+    `${fmt(seedCount)} seeds: ${ways.length} ways decided ${fmt(stream.length)} shoots each; ${secondsSince(t1)}` +
+      (seedLists ? ` (Seed lists, set-up included: ${seedLists})` : ''),
   );
   return {
     result: {
@@ -165,6 +208,7 @@ async function scale(
       outcomes: outcomeStats(runs[0], o.warmup),
       setupMs,
       runMs,
+      seedLists: Object.fromEntries(functions.map((f) => [f.id, listsOf(f)])),
     },
     problems,
   };
@@ -187,11 +231,17 @@ function notes(o: SchedulerOptions, scales: readonly ScaleResult[]): string[] {
     'upstream: per decision seedUsage (upstream CalculateSeedUsage) over every Shoot in an array ("counts"), then the same',
     'decideSchedule; the bound shoot is appended. Listing an informer cache in Go (controller-runtime deep-copies each',
     'listed object by default) costs more than walking an array, so this is the cheapest upstream can be here.',
-    "redis: the function's usage store (functions/schedule-shoot/usage.ts) on a private redis-server: per decision",
-    "sync(shoot), counts() (HGETALL of every seed's count, then a map of numbers), decideSchedule, reserve, sync(bound",
-    'shoot): 4 round trips, the three scripts (EVAL) timed as "scripts"; redis-server CPU not counted. Its store is',
-    'rebuilt first from a full paged Shoot list (timed).',
-    'Neither way includes reading the Shoot or the Seeds from the API nor writing the binding or the Event.',
+    "function: the schedule-shoot function's path (bench/scheduler/function-ways.ts) on a private redis-server: per",
+    'decision sync(shoot), the Seeds from the Seed cache in Redis ("seeds": one round trip for what changed; a list of',
+    `the Seeds' metadata, then a read of the changed Seeds, whenever its last list is older than seedCacheTtl, ${SEED_CACHE_TTL_MS / 1000} s, the`,
+    'default; the first list is a full one), decideReadingCounts ("decide": one pass over the seeds of the shoot\'s',
+    'provider and region, "HMGET": the counts of those that fit; decideSchedule over every',
+    'seed only when none of them has room), reserve, sync(bound shoot); the scripts (EVAL) timed as "scripts".',
+    'function-before: the function before issue 16: the Seeds listed per instance every 2 s and reused meanwhile,',
+    'HGETALL of every count, decideSchedule over every seed. The Seed lists of both are pages of JSON text parsed per',
+    "list (the client's share; the API server's encoding and the transfer are not counted). Each way has its own Redis",
+    'database; redis-server CPU is not counted. Their usage store is rebuilt first from a full paged Shoot list (timed).',
+    'No way reads the Shoot or the CloudProfile from the API or writes the binding or the Event (the same for all).',
     'Memory: heap this process adds for each part after two full GCs (JS objects, not Go structs). The counts map is what',
     `the product keeps beside the Seeds (copies of it, ${fmt(COUNTS_ENTRIES)} entries in all, measured at once and divided:`,
     'one is small beside the noise); upstream keeps every Shoot (and builds a fresh counts map per decision, garbage at',
@@ -201,10 +251,11 @@ function notes(o: SchedulerOptions, scales: readonly ScaleResult[]): string[] {
     "Redis: MEMORY USAGE of the store's counts hash and of its per-shoot records hash.",
   ];
   if (large) {
+    const lists = Object.values(large.seedLists).join(', ');
     lines.push(
-      `Not measured per decision, but paid by the function: it lists every Seed from the API per decision (loadInputs).`,
-      `At ${fmt(large.seeds)} seeds that list is ${fmt(large.json.seeds / 1024 / 1024, 1)} MiB of JSON here, and JSON.parse alone of it takes ` +
-        `${fmt(large.json.seedsParseMs, 1)} ms (median of 3); ${fmt(large.shoots)} Shoots are ${fmt(large.json.shoots / 1024 / 1024, 1)} MiB of JSON.`,
+      `At ${fmt(large.seeds)} seeds a Seed list is ${fmt(large.json.seeds / 1024 / 1024, 1)} MiB of JSON here, and JSON.parse alone of it takes ` +
+        `${fmt(large.json.seedsParseMs, 1)} ms (median of 3); ${fmt(large.shoots)} Shoots are ${fmt(large.json.shoots / 1024 / 1024, 1)} MiB of JSON.` +
+        (lists ? ` Seed lists done (the first, untimed, included): ${lists}.` : ''),
     );
   }
   return lines;
@@ -224,7 +275,7 @@ async function measure(o: SchedulerOptions): Promise<Measured> {
   const found: string[] = [];
   try {
     for (const n of o.seeds) {
-      const { result, problems } = await scale(o, n, client);
+      const { result, problems } = await scale(o, n, client, redis?.url);
       scales.push(result);
       found.push(...problems);
     }
@@ -242,6 +293,7 @@ function report(o: SchedulerOptions, { scales, found }: Measured): string[] {
     `Decisions, side by side (ms per timed decision; "by part" sums to less than mean: the rest is the loop):\n`,
   );
   console.log(`${speedTable(scales)}\n`);
+  console.log(`${goalLines(scales).join('\n')}\n`);
   console.log(
     `Outcomes of the timed decisions (the same for every way):\n\n${outcomeLines(scales).join('\n')}\n`,
   );

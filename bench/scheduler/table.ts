@@ -19,6 +19,30 @@ export interface ScaleResult {
   outcomes: Record<string, number>;
   setupMs: number;
   runMs: number;
+  /** Seed lists each function way did (its first included), as text per way. */
+  seedLists: Record<string, string>;
+}
+
+/** The issue-16 goal: the function's path ≥ 20× upstream's decisions/s at 10,000 seeds / 100,000 shoots. */
+export const FUNCTION_GOAL = { ratio: 20, seeds: 10_000 };
+
+/** The function's ratio to upstream next to its goal, per fleet size, and before → now when measured. */
+export function goalLines(scales: readonly ScaleResult[]): string[] {
+  return scales.flatMap((s) => {
+    const [fn, up, before] = [runOf(s, 'function'), runOf(s, 'upstream'), runOf(s, 'function-before')];
+    if (!fn || !up) return [];
+    const got = perSecond(fn) / perSecond(up);
+    const goal =
+      s.seeds === FUNCTION_GOAL.seeds
+        ? ` — goal ≥ ${FUNCTION_GOAL.ratio}× at ${fmt(FUNCTION_GOAL.seeds)} seeds: ${got >= FUNCTION_GOAL.ratio ? 'met' : 'NOT met'}`
+        : '';
+    const was = before
+      ? ` (before: ${ratio(perSecond(before), perSecond(up))}; now ÷ before ${ratio(perSecond(fn), perSecond(before))})`
+      : '';
+    return [
+      `${fmt(s.seeds)} seeds: the function's path ${ratio(perSecond(fn), perSecond(up))} upstream's decisions/s${was}${goal}`,
+    ];
+  });
 }
 
 export const perSecond = (r: WayRun): number => (r.latencies.length / totalMs(r.latencies)) * 1000;

@@ -6,17 +6,12 @@
  * - upstream (gardener-scheduler): per decision the counts are computed from every Shoot (its
  *   informer cache listed: the array walked, CalculateSeedUsage = `seedUsage`), then the same
  *   `decideSchedule`; the bound shoot joins the list: O(seeds + shoots) per decision;
- * - redis (the schedule-shoot function's usage store, functions/schedule-shoot/usage.ts, on a real
- *   redis-server): per decision what the function does around `decideSchedule` — sync the event's
- *   shoot, read every count (HGETALL), reserve a slot on the chosen seed, sync the bound shoot.
+ * - function and function-before: the schedule-shoot function's own path, now and before
+ *   (./function-ways.ts).
  *
  * A decision's outcome is the seed name, or `<stage>: <message>` when it fails.
  */
-import type { Redis } from 'ioredis';
 import type { CloudProfile, Seed, Shoot } from '../../shared/api/core.js';
-import type { ObjectList } from '@landscape/apimachinery';
-import type { KubeClient, ListOptions } from '../../shared/kube/index.js';
-import { createLogger } from '../../shared/log/index.js';
 import {
   decideSchedule,
   seedUsage,
@@ -24,11 +19,9 @@ import {
   type ScheduleDecision,
   type SchedulerConfig,
 } from '../../functions/schedule-shoot/scheduler.js';
-import { allocatableShoots } from '../../functions/schedule-shoot/inputs.js';
-import { createUsageStore, keyOfShoot, type UsageStore } from '../../functions/schedule-shoot/usage.js';
 import { bound } from './shoots.js';
 
-export const WAY_IDS = ['incremental', 'upstream', 'redis'] as const;
+export const WAY_IDS = ['incremental', 'upstream', 'function', 'function-before'] as const;
 export type WayId = (typeof WAY_IDS)[number];
 
 export interface World {
@@ -78,13 +71,6 @@ function timed<T>(split: Record<string, number>, part: string, fn: () => T): T {
   return out;
 }
 
-async function timedAsync<T>(split: Record<string, number>, part: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  const out = await fn();
-  split[part] = (split[part] ?? 0) + performance.now() - t0;
-  return out;
-}
-
 export function incrementalWay(w: World): Way {
   const usage = seedUsage(w.shoots);
   const split: Record<string, number> = {};
@@ -122,68 +108,6 @@ export function upstreamWay(w: World): Way {
       return decision.seedName;
     },
     usage: () => seedUsage(shoots),
-    close: () => Promise.resolve(),
-  };
-}
-
-/** A KubeClient that only lists the given shoots, page by page (what the store's rebuild reads). */
-function shootLister(shoots: readonly Shoot[]): KubeClient {
-  const list = (_gvk: unknown, _ns?: string, options: ListOptions = {}): Promise<ObjectList<Shoot>> => {
-    const start = Number(options.continue ?? 0);
-    const end = Math.min(shoots.length, start + (options.limit ?? shoots.length));
-    const metadata = end < shoots.length ? { continue: String(end) } : {};
-    return Promise.resolve({ items: shoots.slice(start, end), metadata });
-  };
-  return { list } as unknown as KubeClient;
-}
-
-export interface RedisWay extends Way {
-  /** How long the store's rebuild from a full Shoot list took (list + one script). */
-  rebuildMs: number;
-}
-
-/** The schedule-shoot function's usage store on `client` (emptied first), rebuilt from the world's shoots. */
-export async function redisWay(w: World, client: Redis): Promise<RedisWay> {
-  await client.flushall();
-  const log = createLogger({
-    name: 'schedule-shoot',
-    level: 'info',
-    destination: { write: () => undefined },
-  });
-  const store: UsageStore = createUsageStore(
-    {
-      client: shootLister(w.shoots),
-      redis: () => Promise.resolve(client),
-      now: Date.now,
-      owner: 'bench',
-      log,
-    },
-    { reservationTtlMs: 60_000, rebuildTimeoutMs: 600_000 },
-  );
-  const t0 = performance.now();
-  if (!(await store.ensure())) throw new Error('bench: the usage store was not rebuilt');
-  const rebuildMs = performance.now() - t0;
-  const split: Record<string, number> = {};
-  return {
-    id: 'redis',
-    label: "product as the function: counts in redis-server (the function's store)",
-    split,
-    rebuildMs,
-    async decide(shoot) {
-      await timedAsync(split, 'scripts', () => store.sync(shoot));
-      const usage = await timedAsync(split, 'HGETALL', () => store.counts());
-      const decision = timed(split, 'decide', () =>
-        decideSchedule({ shoot, seeds: w.seeds, usage, cloudProfile: profileOf(w, shoot), config: w.config }),
-      );
-      if (!decision.ok) return outcomeOf(decision);
-      const reserved = await timedAsync(split, 'scripts', () =>
-        store.reserve(keyOfShoot(shoot), decision.seedName, allocatableShoots(decision.seed)),
-      );
-      if (reserved.result !== 'ok') return `reserve ${reserved.result}: ${decision.seedName}`;
-      await timedAsync(split, 'scripts', () => store.sync(bound(shoot, decision.seedName)));
-      return decision.seedName;
-    },
-    usage: () => store.counts(),
     close: () => Promise.resolve(),
   };
 }

@@ -14,7 +14,8 @@
  * reserveAttempts: 5                       # decisions per event when other replicas take the last slots
  * reservationTimeout: 60s                  # a reservation whose binding never came is dropped after this
  * rebuildTimeout: 30s                      # how long a usage rebuild (list every Shoot) may take
- * seedCacheTtl: 2s                         # an instance reuses its list of Seeds this long (0s: list per decision)
+ * seedCacheTtl: 2s                         # the Seed cache in Redis is listed again (metadata, then the changed
+ *                                          # Seeds) when its last list is older than this (0s: no cache, list per decision)
  * redisUrl: redis://...                    # usually from REDIS_URL
  * ```
  *

@@ -5,7 +5,7 @@
  * (`dev.landscape.requeue` with target schedule-shoot) bind unscheduled shoots to a seed
  * (./schedule.ts), with the per-seed shoot counts kept incrementally in Redis (./usage.ts). The
  * resync (the ping of the seed-management resync PingSource) binds every unscheduled shoot it
- * lists (./resync.ts).
+ * lists (./resync.ts). The Seeds come from a cache in Redis (./seed-cache.ts).
  * Several replicas decide at once: capacity is reserved atomically before binding, and the binding
  * is optimistic. Config: CONFIG_FILE and REDIS_URL (./config.ts).
  */
@@ -29,6 +29,8 @@ import { reconcileShoot, type ScheduleDeps, type ScheduleOutcome } from './sched
 import { cachedSeeds } from './inputs.js';
 import { resyncShoots } from './resync.js';
 import { createUsageStore } from './usage.js';
+import { createSeedCache } from './seed-cache.js';
+import type { Seed } from '../../shared/api/core.js';
 
 export { FUNCTION_NAME } from './config.js';
 
@@ -53,8 +55,26 @@ export function createScheduleShootInstance(
           { client, redis, now, owner: `${podName(env) ?? FUNCTION_NAME}/${randomUUID()}`, log },
           { reservationTtlMs: config.reservationTimeout, rebuildTimeoutMs: config.rebuildTimeout },
         );
-        const seeds = cachedSeeds(client, config.seedCacheTtl, now);
-        return { client, seeds, redis, usage, now, rand: Math.random, newId: randomUUID, log, ...overrides };
+        // seedCacheTtl 0s: every decision lists the Seeds (no cache); else the Seed cache in Redis
+        const seedCache =
+          config.seedCacheTtl > 0
+            ? createSeedCache(
+                { client, redis, now, owner: `${podName(env) ?? FUNCTION_NAME}/${randomUUID()}`, log },
+                { ttlMs: config.seedCacheTtl, listTimeoutMs: config.rebuildTimeout },
+              )
+            : undefined;
+        const seeds = seedCache ? (): Promise<Seed[]> => seedCache.seeds() : cachedSeeds(client, 0, now);
+        return {
+          client,
+          seeds,
+          redis,
+          usage,
+          now,
+          rand: Math.random,
+          newId: randomUUID,
+          log,
+          ...overrides,
+        };
       },
     },
     opts,

@@ -2,8 +2,9 @@
  * The shoot scheduler's I/O around ./scheduler.ts, for one Shoot event:
  *
  * 1. Read the Shoot (gone: it counts nowhere any more) and apply it to the usage counts (./usage.ts).
- * 2. When `shouldSchedule`: read the Seeds, the CloudProfile and the region configs (./inputs.ts),
- *    read the counts and run `decideSchedule`.
+ * 2. When `shouldSchedule`: read the Seeds (./seed-cache.ts), the CloudProfile and the region
+ *    configs (./inputs.ts), then decide reading the counts of the seeds the decision needs only
+ *    (./scheduler-fast.ts: the same decision as `decideSchedule` with every count).
  * 3. On success reserve a slot on the chosen seed atomically (only while usage < allocatable) and
  *    bind as gardener-scheduler does (pkg/scheduler/controller/shoot/reconciler.go:
  *    `SubResource("binding").Update(ctx, shoot)`): a PUT of the whole Shoot with `spec.seedName`
@@ -29,7 +30,8 @@ import {
   type KubeClient,
 } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import { decideSchedule, shouldSchedule, type ScheduleSuccess, type SchedulerConfig } from './scheduler.js';
+import { shouldSchedule, type ScheduleSuccess, type SchedulerConfig } from './scheduler.js';
+import { decideReadingCounts } from './scheduler-counts.js';
 import type { ScheduleShootConfig } from './config.js';
 import { allocatableShoots, loadInputs, readShoot, type DecisionInputs, type SeedLister } from './inputs.js';
 import { clearRetry, recordShootEvent, reportFailure, requeueShoot } from './report.js';
@@ -158,8 +160,9 @@ async function attempt(
   inputs: DecisionInputs,
   viaRequeue: boolean,
 ): Promise<Step> {
-  const usage = await deps.usage.counts();
-  const decision = decideSchedule({ shoot, usage, ...inputs, config: schedulerConfig(config) });
+  const decision = await decideReadingCounts({ shoot, ...inputs, config: schedulerConfig(config) }, (names) =>
+    deps.usage.countsOf(names),
+  );
   if (!decision.ok) return failed(deps, config, shoot, decision.description, viaRequeue);
   const key = keyOfShoot(shoot);
   const reserved = await deps.usage.reserve(key, decision.seedName, allocatableShoots(decision.seed));

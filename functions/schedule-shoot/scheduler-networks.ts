@@ -69,7 +69,19 @@ function ipv6Value(text: string): bigint | undefined {
 }
 
 /** Go's net.ParseCIDR, as far as the scheduler needs it (IPv4-mapped IPv6 counts as IPv6 here). */
+/** Parsed CIDRs by text (a decision checks the same few networks against thousands of seeds). */
+const parsed = new Map<string, Cidr | undefined>();
+const PARSED_MAX = 10_000;
+
 export function parseCidr(text: string): Cidr | undefined {
+  if (parsed.has(text)) return parsed.get(text);
+  const cidr = parseCidrText(text);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(text, cidr === undefined ? undefined : Object.freeze(cidr));
+  return cidr;
+}
+
+function parseCidrText(text: string): Cidr | undefined {
   const slash = text.indexOf('/');
   if (slash < 0 || !/^\d{1,3}$/.test(text.slice(slash + 1))) return undefined;
   const address = text.slice(0, slash);

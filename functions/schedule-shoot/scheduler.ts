@@ -124,7 +124,8 @@ export function shootCloudProfileName(shoot: Shoot): string {
   return shoot.spec.cloudProfile?.name ?? shoot.spec.cloudProfileName ?? '';
 }
 
-function fail(stage: ScheduleStage, message: string): ScheduleFailure {
+/** The failure at `stage` with upstream's message. */
+export function fail(stage: ScheduleStage, message: string): ScheduleFailure {
   const description = `Failed to schedule Shoot: ${message}`;
   return {
     ok: false,
@@ -190,7 +191,8 @@ export function seedWithFewestShoots(
   return best;
 }
 
-function success(
+/** The success decision for `seed`, picked from `candidates` (list order). */
+export function success(
   seed: Seed,
   candidates: readonly Seed[],
   extra: Pick<ScheduleSuccess, 'regionConfig' | 'duplicateRegionConfigs' | 'scores'>,
@@ -229,12 +231,28 @@ function decideByScoring(
 }
 
 /** The scoring config when it has rules (it then replaces steps 9 and 10). */
-function activeScoring(config: SchedulerConfig | undefined): ScoringConfig | undefined {
+export function activeScoring(config: SchedulerConfig | undefined): ScoringConfig | undefined {
   const scoring = config?.scoring;
   return scoring && scoring.rules.length > 0 ? scoring : undefined;
 }
 
 type Extra = Pick<ScheduleSuccess, 'regionConfig' | 'duplicateRegionConfigs'>;
+
+/** The region-config ConfigMap that applies (and its duplicates), as the decision reports them. */
+export function regionConfigExtra(input: Pick<ScheduleInput, 'regionConfigs' | 'cloudProfile'>): {
+  configMap: RegionConfigMap | undefined;
+  extra: Extra;
+} {
+  const profileName = input.cloudProfile.metadata?.name ?? '';
+  const { configMap, duplicates } = selectRegionConfig(input.regionConfigs ?? [], profileName);
+  return {
+    configMap,
+    extra: {
+      regionConfig: configMap && configMapKey(configMap),
+      duplicateRegionConfigs: duplicates.map(configMapKey),
+    },
+  };
+}
 
 /** Steps 9 and 10, or scoring, over the seeds the filters left. */
 function pick(
@@ -266,11 +284,6 @@ export function decideSchedule(input: ScheduleInput): ScheduleDecision {
   const filtered = applyFilters(input.seeds, { shoot, cloudProfile, usage, projectName });
   if (!filtered.ok) return fail(filtered.stage, filtered.message);
 
-  const profileName = cloudProfile.metadata?.name ?? '';
-  const { configMap, duplicates } = selectRegionConfig(input.regionConfigs ?? [], profileName);
-  const extra: Extra = {
-    regionConfig: configMap && configMapKey(configMap),
-    duplicateRegionConfigs: duplicates.map(configMapKey),
-  };
+  const { configMap, extra } = regionConfigExtra(input);
   return pick(filtered.seeds, input, configMap, extra);
 }

@@ -10,7 +10,8 @@
  * Both carry the marker field `.built`. When one is missing (Redis flushed or restarted, a key
  * deleted) the first caller takes the lock `landscape:schedule-shoot:{usage}:rebuild` and rebuilds
  * both from one paged list of every Shoot; the others wait for the marker. Every other operation
- * is one script run: O(1) per Shoot event, O(seeds) per decision.
+ * is one script run: O(1) per Shoot event; a decision reads the counts of the seeds it may pick
+ * (countsOf, one HMGET), not every count.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Shoot } from '../../shared/api/core.js';
@@ -55,6 +56,8 @@ export interface UsageStore {
   release(key: string, seed: string): Promise<boolean>;
   /** Shoots per seed (seeds without shoots are absent). */
   counts(): Promise<Record<string, number>>;
+  /** Shoots on the named seeds only (one HMGET; a seed without shoots counts 0). */
+  countsOf(seeds: readonly string[]): Promise<Record<string, number>>;
   /** Rebuilds from the API when the counts are missing (under the lock); true when this call rebuilt. */
   ensure(): Promise<boolean>;
 }
@@ -168,6 +171,22 @@ class RedisUsageStore implements UsageStore {
       if (BUILT_MARK in all) {
         delete all[BUILT_MARK];
         return Object.fromEntries(Object.entries(all).map(([seed, n]) => [seed, Number(n)]));
+      }
+      await this.ensure();
+    }
+    throw new Error('the shoot usage counts are still missing after a rebuild');
+  }
+
+  async countsOf(seeds: readonly string[]): Promise<Record<string, number>> {
+    const redis = await this.deps.redis();
+    for (let i = 0; i < 2; i++) {
+      const [built, ...values] = await guardRedis(redis, () => redis.hmget(COUNTS_KEY, BUILT_MARK, ...seeds));
+      if (built !== null) {
+        const out: Record<string, number> = {};
+        seeds.forEach((seed, k) => {
+          out[seed] = Number(values[k] ?? 0);
+        });
+        return out;
       }
       await this.ensure();
     }

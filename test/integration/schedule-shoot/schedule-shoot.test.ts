@@ -39,6 +39,7 @@ import {
   RECORDS_KEY,
   type UsageStore,
 } from '../../../functions/schedule-shoot/usage.js';
+import { SEED_CACHE_KEYS } from '../../../functions/schedule-shoot/seed-cache.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 import { crdFiles } from '../../../shared/api/crds.js';
 
@@ -220,6 +221,11 @@ function laggingInstance(): ReturnType<typeof createScheduleShootInstance> {
     ensure: () => store.ensure(),
     counts: async () => {
       const c = await store.counts();
+      await overlap();
+      return c;
+    },
+    countsOf: async (seeds) => {
+      const c = await store.countsOf(seeds);
       await overlap();
       return c;
     },
@@ -557,4 +563,27 @@ it('rebuilds the counts once, from the API, after Redis lost them', async () => 
   expect(lines.filter((l) => l.msg === 'rebuilt the shoot usage counts from the API')).toHaveLength(1);
   expect(await counts()).toEqual({ ...before, 'rebuild-1': 2 });
   expect(await counts()).toEqual(seedUsage(await allShoots()));
+});
+
+it('with the Seed cache (seedCacheTtl > 0): the Seeds listed into Redis once, the next decisions from it', async () => {
+  await createSeed('cached-a', 'cached');
+  await createShoot('cached-1', 'cached');
+  await createShoot('cached-2', 'cached');
+  const cachedConfig = CONFIG.replace('seedCacheTtl: 0s', 'seedCacheTtl: 60s');
+  const cached = createScheduleShootInstance({
+    env: () => ({ KUBECONFIG: kubeconfig, REDIS_URL: redis.url, CONFIG_FILE: '/schedule-shoot.yaml' }),
+    readFile: () => Promise.resolve(cachedConfig),
+    log,
+  });
+  instances.push(cached);
+  expect(await runScheduleShootEvent(cached, apiEvent('cached-1'))).toEqual({
+    result: 'scheduled',
+    seedName: 'cached-a',
+  });
+  expect(await runScheduleShootEvent(cached, apiEvent('cached-2'))).toEqual({
+    result: 'scheduled',
+    seedName: 'cached-a',
+  });
+  expect(lines.filter((l) => l.msg === 'listed the Seeds into the seed cache')).toHaveLength(1);
+  expect(await rc.hexists(SEED_CACHE_KEYS[0], 'listedAt')).toBe(1);
 });
