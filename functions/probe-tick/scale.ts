@@ -37,7 +37,7 @@ import {
   type ScaleOperation,
 } from './scaler.js';
 import type { ScaleMapper } from './discovery.js';
-import type { SeedView } from './seedview.js';
+import type { ListedWorkload, SeedView } from './seedview.js';
 
 export interface ScaleDeps {
   seed: KubeClient;
@@ -109,26 +109,34 @@ async function observePlan(ctx: Ctx, flow: ScaleFlow, r: ScalableResource): Prom
   }
 }
 
-/**
- * The plan from the view's list when it says there is nothing to do (no operation, no error, and
- * readiness already reached if there is a wait); undefined: read the resource.
- */
+/** What a listed object says, as a read would (spec.replicas is the scale subresource's for the listed kinds). */
+function observedListed(listed: ListedWorkload | null): ObservedResource {
+  if (listed === null) return { found: false };
+  return {
+    found: true,
+    annotations: listed.metadata?.annotations ?? {},
+    replicas: listed.spec?.replicas ?? 0,
+    readyReplicas: listed.status?.readyReplicas ?? 0,
+  };
+}
+
+/** Nothing to do: no operation, no error, and readiness already reached if there is a wait. */
+function nothingToDo(
+  direction: ScaleFlow['direction'],
+  plan: ResourcePlan,
+  observed: ObservedResource,
+): boolean {
+  if (plan.action === 'error' || plan.operations.length > 0) return false;
+  return plan.wait === undefined || minTargetReplicasReached(direction, observed.readyReplicas);
+}
+
+/** The plan from the view's list when it says there is nothing to do; undefined: read the resource. */
 async function listedPlan(ctx: Ctx, flow: ScaleFlow, r: ScalableResource): Promise<Seen | undefined> {
   const listed = await ctx.deps.view?.dependent(r, ctx.namespace);
   if (listed === undefined) return undefined;
-  const observed: ObservedResource =
-    listed === null
-      ? { found: false }
-      : {
-          found: true,
-          annotations: listed.metadata?.annotations ?? {},
-          replicas: listed.spec?.replicas ?? 0,
-          readyReplicas: listed.status?.readyReplicas ?? 0,
-        };
+  const observed = observedListed(listed);
   const plan = planResource(flow.direction, r, observed);
-  if (plan.action === 'error' || plan.operations.length > 0) return undefined;
-  if (plan.wait !== undefined && !minTargetReplicasReached(flow.direction, observed.readyReplicas))
-    return undefined;
+  if (!nothingToDo(flow.direction, plan, observed)) return undefined;
   return listed === null ? { plan } : { plan, observed, uid: listed.metadata?.uid };
 }
 

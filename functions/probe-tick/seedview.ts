@@ -152,7 +152,11 @@ export function createSeedView(o: SeedViewOptions): SeedView {
   const dependents = new Map<string, () => Promise<Map<string, ListedWorkload> | undefined>>();
   const dirty = new Set<string>();
 
-  function dependentList(ref: { apiVersion?: string; kind: string; name: string }) {
+  function dependentList(ref: {
+    apiVersion?: string;
+    kind: string;
+    name: string;
+  }): Promise<Map<string, ListedWorkload> | undefined> {
     const key = `${ref.apiVersion ?? ''}/${ref.kind}/${ref.name}`;
     let read = dependents.get(key);
     if (!read) {
