@@ -172,7 +172,7 @@ function notes(o: ProberOptions, passes: readonly PassResult[]): string[] {
     `store, not counted). An untimed warm-up tick over ${o.warmupShoots} shoots runs first (JIT); config and Redis`,
     'connection are ready before the clock starts.',
     'The embedded API servers run in this process: tick s and CPU s include serving every request (TLS included: the',
-    "seed client keeps its connections alive; each shoot probe opens one fresh connection, as upstream's probe does).",
+    "seed client keeps its connections alive; each request of a shoot probe opens a fresh connection, as upstream's do).",
     'redis-server is a separate process, its CPU not counted. Logs formatted at info and dropped.',
     'Requests/bytes counted at the API servers (HTTP bodies, no headers or TLS); Redis commands from INFO commandstats.',
     'Memory: this process (API servers + stores + function), sampled every 50 ms during the tick after a full GC;',
