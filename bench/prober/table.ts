@@ -125,3 +125,45 @@ export function verbTable(passes: readonly PassResult[]): string {
   }
   return markdown(header, rows);
 }
+
+/**
+ * The figures before issue 16, from the README's run of 2026-11-23 (load 2.8, node v20.20.2,
+ * 2 CPUs): the 1,000-shoot tick and the seed requests of a healthy shoot (the probe Secret, the
+ * Machines, each dependent's object and scale subresource read per shoot). The code that made
+ * them is gone; the README gives the A/B of both codes run alternately on one machine.
+ */
+export const BEFORE = { date: '2026-11-23', shoots: 1000, tickS: 10.2, seedRequestsPerShoot: 8 } as const;
+/** Issue 16's goals: seed requests per healthy shoot per tick, and the tick time against BEFORE. */
+export const GOALS = { seedRequestsPerShoot: 2, tickVsBefore: 0.5 } as const;
+
+/** The goals of issue 16 against the fresh pass over BEFORE.shoots shoots (else the largest). */
+export function goalTable(passes: readonly PassResult[]): string {
+  const fresh = passes.filter((p) => p.leases === 'fresh');
+  const p = fresh.find((x) => x.shoots === BEFORE.shoots) ?? fresh[fresh.length - 1];
+  if (!p) return 'no fresh tick measured';
+  const seedPerShoot = trafficTotal(p.seed).requests / p.shoots;
+  const same = p.shoots === BEFORE.shoots;
+  const tickS = same ? p.ms / 1000 : msPerShoot(p);
+  const beforeTick = same ? BEFORE.tickS : (BEFORE.tickS * 1000) / BEFORE.shoots;
+  const unit = same ? `tick s at ${fmt(p.shoots)} shoots` : `ms/shoot at ${fmt(p.shoots)} shoots`;
+  const header = ['figure', 'now', `before (README ${BEFORE.date})`, 'now ÷ before', 'goal', 'now ÷ goal'];
+  const rows = [
+    [
+      'seed requests per healthy shoot',
+      fmt(seedPerShoot, 3),
+      fmt(BEFORE.seedRequestsPerShoot),
+      ratio(seedPerShoot, BEFORE.seedRequestsPerShoot),
+      `≤ ${GOALS.seedRequestsPerShoot}`,
+      ratio(seedPerShoot, GOALS.seedRequestsPerShoot),
+    ],
+    [
+      unit,
+      fmt(tickS, 2),
+      fmt(beforeTick, 2),
+      ratio(tickS, beforeTick),
+      `≤ ${GOALS.tickVsBefore.toFixed(2)}× before`,
+      ratio(tickS / beforeTick, GOALS.tickVsBefore),
+    ],
+  ];
+  return markdown(header, rows);
+}

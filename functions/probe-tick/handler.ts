@@ -20,6 +20,7 @@ import { FUNCTION_NAME, loadConfig, type ProbeTickConfig } from './config.js';
 import { podName } from '../../shared/function/pod.js';
 import { createDiscoveryMapper } from './discovery.js';
 import { runTick, type TickDeps, type TickSummary } from './tick.js';
+import { shootClientFactory } from './shootclient.js';
 
 export { FUNCTION_NAME } from './config.js';
 /** The Redis key of a shoot's prober state (the drill reads it to see which shoots were probed). */
@@ -51,7 +52,7 @@ export function createProbeTickInstance(
         return {
           seed,
           mapper: createDiscoveryMapper(overrides.seed ?? seed, { now: () => Date.now() }),
-          shootClient: (kc) => createKubeClient(kc),
+          shootClient: shootClientFactory(),
           redis: () => handle.get(),
           handle,
           now: () => Date.now(),

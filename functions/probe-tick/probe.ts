@@ -3,17 +3,14 @@
  * the Secret `<kubeConfigSecretName>` (key `kubeconfig`) in its seed namespace, GET `/version` on
  * the shoot's API server within probeTimeout on a fresh connection (no keep-alive), then the lease
  * probe: shoot Nodes and Leases (`kube-node-lease`), seed Machines, decided by
- * ./lease.ts. An HTTP 429 anywhere is reported as `throttled` (10 s back-off).
+ * ./lease.ts. An HTTP 429 anywhere is reported as `throttled` (10 s back-off). With a seed view
+ * (./seedview.ts, as probe-tick runs) the Secret and the Machines come from its lists (one per
+ * kind for every shoot); without one, or when the Secret is not listable, they are read per shoot.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { NODE_LEASE_NAMESPACE } from '../../shared/api/builtin.js';
 import { GVK } from '../../shared/api/gvk.js';
-import {
-  isNotFound,
-  isTooManyRequests,
-  kubeConfigFromTargetKubeconfig,
-  type KubeClient,
-} from '../../shared/kube/index.js';
+import { isNotFound, isTooManyRequests, type KubeClient } from '../../shared/kube/index.js';
 import {
   decideLeaseProbe,
   formatProbeError,
@@ -24,12 +21,15 @@ import {
   type ProbeNode,
 } from './lease.js';
 import type { ShootProbe } from './shoots.js';
+import { parseProbeSecret, SecretAbsentError, type SeedView } from './seedview.js';
 
 export interface ProbeDeps {
   seed: KubeClient;
   /** A client for a shoot's kubeconfig (the real one opens a new connection per request). */
   shootClient: (kc: KubeConfig) => KubeClient;
   now: () => number;
+  /** The seed's lists of this pass (Secret, Machines); absent: read per shoot. */
+  view?: SeedView;
 }
 
 export type ProbeResult =
@@ -42,17 +42,16 @@ function describe(err: unknown): string {
 
 /** The shoot's kubeconfig from its Secret, checked as a Target's is (no exec, no files). */
 async function shootKubeConfig(deps: ProbeDeps, namespace: string, secretName: string): Promise<KubeConfig> {
+  const listed = await deps.view?.kubeConfig(namespace);
+  if (listed) return listed;
   const secret = await deps.seed.get<{ metadata?: { name?: string }; data?: Record<string, string> }>(
     GVK.Secret,
     namespace,
     secretName,
   );
-  const encoded = secret.data?.['kubeconfig'];
-  if (!encoded) throw new Error(`secret ${namespace}/${secretName} has no key "kubeconfig"`);
-  return kubeConfigFromTargetKubeconfig(
-    Buffer.from(encoded, 'base64').toString('utf8'),
-    `secret ${namespace}/${secretName}`,
-  );
+  const result = parseProbeSecret(secret, namespace, secretName);
+  if (result instanceof Error) throw result;
+  return result;
 }
 
 async function setup(deps: ProbeDeps, probe: ShootProbe): Promise<KubeClient | ProbeResult> {
@@ -60,7 +59,8 @@ async function setup(deps: ProbeDeps, probe: ShootProbe): Promise<KubeClient | P
   try {
     return deps.shootClient(await shootKubeConfig(deps, probe.namespace, name));
   } catch (err) {
-    const what = isNotFound(err) ? `secret ${probe.namespace}/${name} not found` : describe(err);
+    const absent = isNotFound(err) || err instanceof SecretAbsentError;
+    const what = absent ? `secret ${probe.namespace}/${name} not found` : describe(err);
     return {
       kind: 'failed',
       throttled: isTooManyRequests(err),
@@ -92,7 +92,9 @@ async function probeLeases(deps: ProbeDeps, shoot: KubeClient, probe: ShootProbe
     const [nodes, leases, machines] = await Promise.all([
       shoot.list<ProbeNode>(GVK.Node),
       shoot.list<ProbeLease>(GVK.Lease, NODE_LEASE_NAMESPACE),
-      deps.seed.list<ProbeMachine>(GVK.Machine, probe.namespace),
+      deps.view
+        ? deps.view.machines(probe.namespace).then((items) => ({ items }))
+        : deps.seed.list<ProbeMachine>(GVK.Machine, probe.namespace),
     ]);
     const c = leaseCandidates({
       nodes: nodes.items,

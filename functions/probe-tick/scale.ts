@@ -7,6 +7,9 @@
  * A dependent may be of any kind with a scale subresource: its resource is found through the
  * seed's discovery (./discovery.ts), as upstream's scaler does with a RESTMapper
  * (dependency-watchdog internal/prober/scaler/scale.go, internal/util/k8shelper.go).
+ * With a seed view (./seedview.ts) a resource whose listed object shows nothing to do (at its
+ * target, ready, no annotation to remove) is planned from the list, without reads: a healthy
+ * shoot's scale-up costs no request. Anything to do is read again, object and scale subresource.
  */
 import { randomBytes } from 'node:crypto';
 import { GVK } from '../../shared/api/gvk.js';
@@ -25,6 +28,7 @@ import {
   type ScaleFlow,
 } from './flow.js';
 import {
+  minTargetReplicasReached,
   planResource,
   resourceKey,
   type ObservedResource,
@@ -33,6 +37,7 @@ import {
   type ScaleOperation,
 } from './scaler.js';
 import type { ScaleMapper } from './discovery.js';
+import type { ListedWorkload, SeedView } from './seedview.js';
 
 export interface ScaleDeps {
   seed: KubeClient;
@@ -40,6 +45,8 @@ export interface ScaleDeps {
   mapper: ScaleMapper;
   log: Logger;
   now: () => number;
+  /** The seed's lists of this pass; absent: every resource is read on its own. */
+  view?: SeedView;
 }
 
 export type FlowPass =
@@ -102,6 +109,37 @@ async function observePlan(ctx: Ctx, flow: ScaleFlow, r: ScalableResource): Prom
   }
 }
 
+/** What a listed object says, as a read would (spec.replicas is the scale subresource's for the listed kinds). */
+function observedListed(listed: ListedWorkload | null): ObservedResource {
+  if (listed === null) return { found: false };
+  return {
+    found: true,
+    annotations: listed.metadata?.annotations ?? {},
+    replicas: listed.spec?.replicas ?? 0,
+    readyReplicas: listed.status?.readyReplicas ?? 0,
+  };
+}
+
+/** Nothing to do: no operation, no error, and readiness already reached if there is a wait. */
+function nothingToDo(
+  direction: ScaleFlow['direction'],
+  plan: ResourcePlan,
+  observed: ObservedResource,
+): boolean {
+  if (plan.action === 'error' || plan.operations.length > 0) return false;
+  return plan.wait === undefined || minTargetReplicasReached(direction, observed.readyReplicas);
+}
+
+/** The plan from the view's list when it says there is nothing to do; undefined: read the resource. */
+async function listedPlan(ctx: Ctx, flow: ScaleFlow, r: ScalableResource): Promise<Seen | undefined> {
+  const listed = await ctx.deps.view?.dependent(r, ctx.namespace);
+  if (listed === undefined) return undefined;
+  const observed = observedListed(listed);
+  const plan = planResource(flow.direction, r, observed);
+  if (!nothingToDo(flow.direction, plan, observed)) return undefined;
+  return listed === null ? { plan } : { plan, observed, uid: listed.metadata?.uid };
+}
+
 async function observeReady(ctx: Ctx, r: ScalableResource): Promise<number | undefined> {
   try {
     const obj = await ctx.deps.seed.get<{
@@ -118,6 +156,7 @@ async function observeReady(ctx: Ctx, r: ScalableResource): Promise<number | und
 async function runOperation(ctx: Ctx, r: ScalableResource, op: ScaleOperation): Promise<void> {
   const gvk = await ctx.deps.mapper(r);
   const ref = { namespace: ctx.namespace, name: r.name };
+  ctx.deps.view?.written(ctx.namespace);
   if (op.op === 'patch-annotations') {
     await ctx.deps.seed.mergePatch(gvk, ref, { metadata: { annotations: op.annotations } });
     return;
@@ -184,7 +223,7 @@ async function observeLevel(
     level.map(async (r) => {
       const key = resourceKey(r);
       if (need[key] === 'plan') {
-        seen[key] = await observePlan(ctx, flow, r);
+        seen[key] = (await listedPlan(ctx, flow, r)) ?? (await observePlan(ctx, flow, r));
         const ready = seen[key].observed?.readyReplicas;
         obs[key] =
           ready === undefined ? { plan: seen[key].plan } : { plan: seen[key].plan, readyReplicas: ready };

@@ -1,7 +1,8 @@
 /**
  * One invocation of probe-tick: take the ticker lease (one prober loop per seed at a time; a tick
  * that finds it held returns at once), then run passes until PROBE_TICK_SPAN is over. A pass lists
- * the Clusters (re-listed at most every 5 s), reads every prober state from Redis in one MGET,
+ * the Clusters (re-listed at most every 5 s, and with them a new seed view, ./seedview.ts: the
+ * probe Secrets, Machines and dependents listed once for every shoot), reads every prober state from Redis in one MGET,
  * decides each shoot (./prober.ts) and runs what is due — a probe, or the next pass
  * of a scaling flow — with bounded concurrency; then it sleeps until the next due time.
  *
@@ -18,6 +19,7 @@ import { afterProbe, decideShoot, withFlow, type ProberState, type ShootTick } f
 import type { ProbeTickConfig } from './config.js';
 import { probeShoot, type ProbeDeps } from './probe.js';
 import { runFlowPass, type FlowPass, type ScaleDeps } from './scale.js';
+import { createSeedView, type KubeConfigCache } from './seedview.js';
 
 const KEYS = keyspace('prober');
 export const TICKER_KEY = KEYS.key('ticker');
@@ -224,6 +226,9 @@ export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<
   const end = deps.now() + config.tickSpanMs;
   let clusters: Cluster[] = [];
   let listedAt = -Infinity;
+  // parsed probe kubeconfigs by Secret resourceVersion, for this invocation (memory only)
+  const kubeConfigs: KubeConfigCache = new Map();
+  let viewDeps: TickDeps = deps;
   try {
     do {
       if (deps.now() - listedAt >= RELIST_MS) {
@@ -231,8 +236,15 @@ export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<
         if (listed === undefined) break;
         clusters = listed;
         listedAt = deps.now();
+        const view = createSeedView({
+          seed: deps.seed,
+          mapper: deps.mapper,
+          secretName: config.prober.kubeConfigSecretName,
+          cache: kubeConfigs,
+        });
+        viewDeps = { ...deps, view };
       }
-      const p = await pass(deps, config, clusters);
+      const p = await pass(viewDeps, config, clusters);
       summary.passes++;
       summary.probes += p.probes;
       summary.flowPasses += p.flowPasses;

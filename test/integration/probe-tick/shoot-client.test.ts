@@ -1,0 +1,80 @@
+/**
+ * The shoot probe's client against a real TLS server (an embedded API server behind a TCP proxy
+ * that counts connections): every request opens its own connection with a full handshake, as
+ * upstream's keep-alive-less transport does; only the TLS context is built once per kubeconfig.
+ */
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
+import { kubeConfigFromYaml } from '../../../shared/kube/index.js';
+import { shootClientFactory } from '../../../functions/probe-tick/shootclient.js';
+
+let server: ApiServer;
+let proxy: net.Server;
+let port = 0;
+const sockets: net.Socket[] = [];
+let connections = 0;
+/** TLS handshakes whose ClientHello offered a session to resume (a non-empty session id or ticket). */
+let hellos: Buffer[] = [];
+
+beforeAll(async () => {
+  server = await startApiServer({ clusters: ['shoot'] });
+  const target = new URL(/server: *(\S+)/.exec(server.cluster('shoot').kubeconfigYaml())![1]);
+  proxy = net.createServer((client) => {
+    connections++;
+    const upstream = net.connect(Number(target.port), target.hostname);
+    client.once('data', (first: Buffer) => hellos.push(first));
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    sockets.push(client, upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  port = (proxy.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise((resolve) => proxy.close(resolve));
+  await server.stop();
+});
+
+/**
+ * Whether a TLS ClientHello offers a session to resume: a TLS 1.3 pre_shared_key extension (41)
+ * or a non-empty TLS 1.2 session ticket (35). (The legacy session id is no sign: TLS 1.3 clients
+ * fill it with random bytes.)
+ */
+function offersResumption(hello: Buffer): boolean {
+  let at = 5 + 4 + 2 + 32; // record header, handshake header, client_version, random
+  at += 1 + hello.readUInt8(at); // session id
+  at += 2 + hello.readUInt16BE(at); // cipher suites
+  at += 1 + hello.readUInt8(at); // compression methods
+  const end = at + 2 + hello.readUInt16BE(at);
+  for (at += 2; at + 4 <= end;) {
+    const type = hello.readUInt16BE(at);
+    const length = hello.readUInt16BE(at + 2);
+    if (type === 41 || (type === 35 && length > 0)) return true;
+    at += 4 + length;
+  }
+  return false;
+}
+
+describe('the shoot probe client', () => {
+  it('opens a new TLS connection per request and offers no session to resume, with one kubeconfig', async () => {
+    connections = 0;
+    hellos = [];
+    const yaml = server
+      .cluster('shoot')
+      .kubeconfigYaml()
+      .replace(/server: .*/, `server: https://127.0.0.1:${port}`);
+    const kc = kubeConfigFromYaml(yaml);
+    const create = shootClientFactory();
+    for (let i = 0; i < 3; i++) {
+      const res = await create(kc).request({ method: 'GET', path: '/version' });
+      expect(res.status).toBe(200);
+    }
+    expect(connections).toBe(3);
+    expect(hellos.map((h) => h.readUInt8(0))).toEqual([22, 22, 22]); // TLS handshake records
+    expect(hellos.map(offersResumption)).toEqual([false, false, false]);
+  });
+});
