@@ -2,13 +2,21 @@
  * The job trigger, the Landscaper's side of the deployer contract: for one DeployItem, write what
  * `decideJob` says — a new `status.jobID` (+ `jobIDGenerationTime`) when the item was created, its
  * spec changed or it is being deleted and the previous job is finished, and the
- * `deployer-type` / `deployer-target-name` annotations. The status write is optimistic (the
- * resourceVersion read), so a job is never handed out twice; a conflict is thrown (the event is
- * retried and decided again on fresh data).
+ * `deployer-type` / `deployer-target-name` annotations. Both writes are optimistic (the
+ * resourceVersion decided from; the annotations on the one the status write returned), so a job is
+ * never handed out twice and a stale object never overwrites newer state; a conflict is thrown (the
+ * event is retried and decided again on fresh data).
+ *
+ * An event that carries the item (Resource mode) is decided from that object without a read
+ * (`triggerEvent`); a Conflict then means the object was stale: read, decide again. The instance
+ * remembers the versions its own writes superseded (the object it decided from, and the one between
+ * its status and its annotation write): their events are skipped, since the newer version's own
+ * event follows.
  */
 import { GVK } from '../../shared/api/gvk.js';
 import { DEFAULT_CONTEXT_NAME, type DeployItem } from '../../shared/api/landscaper.js';
 import { decideJob, type JobTrigger } from '../../shared/deployer/index.js';
+import { versionKey, type BoundedSet } from '../../shared/deployer/items.js';
 import { isAlreadyExists, isConflict, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import type { TriggerConfig } from './config.js';
@@ -23,6 +31,8 @@ export interface TriggerDeps {
    * A Context deleted later is not recreated until the instance is replaced (scale to zero).
    */
   contexts?: Set<string>;
+  /** Item versions (`versionKey`) this instance's own writes superseded: their events are skipped. */
+  superseded?: BoundedSet;
 }
 
 export type TriggerOutcome = 'gone' | 'unchanged' | JobTrigger | 'annotated';
@@ -78,8 +88,37 @@ export async function triggerListed(
   }
 }
 
+/**
+ * An API-server event's item: decided from the object it carries (Resource mode), without a read;
+ * a stale object (409) or a gone item (404) is read and decided again. Without an object
+ * (Reference mode), read.
+ */
+export async function triggerEvent(
+  deps: TriggerDeps,
+  config: TriggerConfig,
+  ref: { namespace: string; name: string },
+  item: DeployItem | undefined,
+): Promise<TriggerOutcome> {
+  if (!item) return triggerJob(deps, config, ref);
+  if (deps.superseded?.has(versionKey(item))) return 'unchanged';
+  return triggerListed(deps, config, item);
+}
+
 function refOf(item: DeployItem): { namespace: string; name: string } {
   return { namespace: item.metadata?.namespace ?? '', name: item.metadata?.name ?? '' };
+}
+
+/** The annotation write, on the version `current` (optimistic); that version is superseded then. */
+async function annotate(
+  deps: TriggerDeps,
+  current: DeployItem,
+  annotations: Record<string, string | null>,
+): Promise<void> {
+  const resourceVersion = current.metadata?.resourceVersion;
+  await deps.client.mergePatch(GVK.DeployItem, refOf(current), {
+    metadata: { annotations, ...(resourceVersion ? { resourceVersion } : {}) },
+  });
+  deps.superseded?.add(versionKey(current));
 }
 
 async function triggerFor(
@@ -90,18 +129,21 @@ async function triggerFor(
   const ref = refOf(item);
   const decision = decideJob(item, deps.now(), deps.newId);
   if (!decision) return 'unchanged';
+  let current = item;
   if (decision.status) {
     if (decision.trigger === 'Created' && config.ensureDefaultContext)
       await ensureContext(deps, ref.namespace);
-    await deps.client.replaceStatus(GVK.DeployItem, { ...item, status: decision.status });
+    current = await deps.client.replaceStatus<DeployItem>(GVK.DeployItem, {
+      ...item,
+      status: decision.status,
+    });
+    deps.superseded?.add(versionKey(item));
     deps.log.info('new job', {
       deployItem: `${ref.namespace}/${ref.name}`,
       trigger: decision.trigger,
       jobID: decision.status.jobID,
     });
   }
-  if (decision.annotations) {
-    await deps.client.mergePatch(GVK.DeployItem, ref, { metadata: { annotations: decision.annotations } });
-  }
+  if (decision.annotations) await annotate(deps, current, decision.annotations);
   return decision.trigger ?? 'annotated';
 }

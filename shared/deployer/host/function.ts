@@ -43,6 +43,8 @@ import { createWorkerCounter, type WorkerCounter } from '../../monitoring/index.
 import { requeue } from '../../requeue/index.js';
 import { continuousReconcileHookSetup, registerHookSetup, type ReconcileHooks } from '../index.js';
 import type { DeployerPlugin } from '../types.js';
+import { eventDeployItem } from '../items.js';
+import { JobMemo } from './jobs.js';
 import { reconcileItem, type ItemRef, type RunOutcome, type RuntimeDeps } from './run.js';
 
 const duration = durationSchema;
@@ -150,6 +152,7 @@ function setup(
     newId: randomUUID,
     log,
     lockRetryMs: config.lockRetryDelay,
+    jobs: new JobMemo(),
     inFlight: async (): Promise<() => Promise<void>> => {
       const entry = await workers.startReconcile({
         controller: functionName,
@@ -204,7 +207,9 @@ export async function runDeployerEvent(
     r.log.warn('not an event for this deployer; ignored', { type: eventType(ce) });
     return undefined;
   }
-  return reconcileItem(r.deps.runtime, ref);
+  // a reconcile event of the responsibility check may carry the item (from a Resource-mode event)
+  const carried = eventType(ce) === EventTypes.deployItemReconcile ? eventDeployItem(ce, ref) : undefined;
+  return reconcileItem(r.deps.runtime, ref, carried);
 }
 
 /** The CloudEvent handler of a deployer function (returns nothing: a body would be a reply event; a throw means retry). */
