@@ -26,7 +26,12 @@ export function createTriggerInstance(
   return createKubeInstance(
     FUNCTION_NAME,
     loadConfig,
-    () => ({ newId: randomUUID, contexts: new Set<string>(), superseded: new BoundedSet() }),
+    () => ({
+      newId: randomUUID,
+      contexts: new Set<string>(),
+      superseded: new BoundedSet(),
+      writing: new Map(),
+    }),
     opts,
   );
 }

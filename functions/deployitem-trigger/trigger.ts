@@ -11,7 +11,8 @@
  * (`triggerEvent`); a Conflict then means the object was stale: read, decide again. The instance
  * remembers the versions its own writes superseded (the object it decided from, and the one between
  * its status and its annotation write): their events are skipped, since the newer version's own
- * event follows.
+ * event follows. Events of an item the instance is writing meanwhile wait for those writes first
+ * (the status write's own event arrives while the annotation write is under way).
  */
 import { GVK } from '../../shared/api/gvk.js';
 import { DEFAULT_CONTEXT_NAME, type DeployItem } from '../../shared/api/landscaper.js';
@@ -33,6 +34,8 @@ export interface TriggerDeps {
   contexts?: Set<string>;
   /** Item versions (`versionKey`) this instance's own writes superseded: their events are skipped. */
   superseded?: BoundedSet;
+  /** Per item uid: the writes for it this instance has under way (events of the item wait for them). */
+  writing?: Map<string, Promise<unknown>>;
 }
 
 export type TriggerOutcome = 'gone' | 'unchanged' | JobTrigger | 'annotated';
@@ -100,8 +103,18 @@ export async function triggerEvent(
   item: DeployItem | undefined,
 ): Promise<TriggerOutcome> {
   if (!item) return triggerJob(deps, config, ref);
+  const uid = item.metadata?.uid ?? '';
+  const writing = deps.writing;
+  if (!writing) return triggerListed(deps, config, item);
+  while (writing.has(uid)) await writing.get(uid)!.catch(() => undefined);
   if (deps.superseded?.has(versionKey(item))) return 'unchanged';
-  return triggerListed(deps, config, item);
+  const run = triggerListed(deps, config, item);
+  writing.set(uid, run);
+  try {
+    return await run;
+  } finally {
+    writing.delete(uid);
+  }
 }
 
 function refOf(item: DeployItem): { namespace: string; name: string } {
