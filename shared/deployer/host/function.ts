@@ -125,6 +125,8 @@ function setup(
     owner: who.owner,
     liveness: livenessFor(who, { client: host, redis, log }),
     log,
+    // the SyncObjects this instance wrote are updated on their resourceVersion without a read
+    writeFirst: true,
   });
   const runtime: RuntimeDeps = {
     plugin,

@@ -237,7 +237,9 @@ async function underLock(deps: RuntimeDeps, ref: ItemRef, item: DeployItem): Pro
     name: ref.name,
     uid: item.metadata?.uid ?? '',
   };
-  const locked = await deps.locker.withLock(target, () => lockedStep(deps, ref));
+  // an item no deployer has finished a job of was, as a rule, never locked: create first
+  const hint = { absent: !item.status?.jobIDFinished };
+  const locked = await deps.locker.withLock(target, () => lockedStep(deps, ref), hint);
   if (!locked.locked) {
     await deps.requeue(ref, deps.lockRetryMs);
     return 'locked-elsewhere';
