@@ -199,19 +199,29 @@ interface SendGate {
   unclaim(deployer: DeployerEntry): void;
 }
 
-async function sendOne(
+/**
+ * Sends to `d` when responsible; true when sent. With a gate, the send is claimed before anything
+ * is awaited (two events of one job in flight at once send it once), and unclaimed when not sent.
+ */
+async function sendIfResponsible(
   deps: CheckDeps,
   config: CheckConfig,
   item: Item,
   d: DeployerEntry,
+  targets: TargetCache,
   gate?: SendGate,
-): Promise<void> {
+): Promise<boolean> {
+  if (gate?.skip(d)) return false;
   gate?.claim(d);
+  let sent = false;
   try {
-    await deps.send(reconcileEvent(deps, config, item, d));
-  } catch (err) {
-    gate?.unclaim(d);
-    throw err;
+    if (await responsible(deps, item, d, targets)) {
+      await deps.send(reconcileEvent(deps, config, item, d));
+      sent = true;
+    }
+    return sent;
+  } finally {
+    if (!sent) gate?.unclaim(d);
   }
 }
 
@@ -225,9 +235,7 @@ async function decideAndSend(
   if (!item) return [];
   const sent: string[] = [];
   for (const deployer of config.deployers) {
-    if (gate?.skip(deployer) || !(await responsible(deps, item, deployer, targets))) continue;
-    await sendOne(deps, config, item, deployer, gate);
-    sent.push(deployer.name);
+    if (await sendIfResponsible(deps, config, item, deployer, targets, gate)) sent.push(deployer.name);
   }
   return sent;
 }
