@@ -1,18 +1,18 @@
 /**
  * The job trigger, the Landscaper's side of the deployer contract: for one DeployItem, write what
- * `decideJob` says — a new `status.jobID` (+ `jobIDGenerationTime`) when the item was created, its
- * spec changed or it is being deleted and the previous job is finished, and the
- * `deployer-type` / `deployer-target-name` annotations. Both writes are optimistic (the
- * resourceVersion decided from; the annotations on the one the status write returned), so a job is
+ * `decideJob` says — the `deployer-type` / `deployer-target-name` annotations, and a new
+ * `status.jobID` (+ `jobIDGenerationTime`) when the item was created, its spec changed or it is
+ * being deleted and the previous job is finished. Both writes are optimistic (the resourceVersion
+ * decided from; the status on the one the annotation write returned), so a job is
  * never handed out twice and a stale object never overwrites newer state; a conflict is thrown (the
  * event is retried and decided again on fresh data).
  *
  * An event that carries the item (Resource mode) is decided from that object without a read
  * (`triggerEvent`); a Conflict then means the object was stale: read, decide again. The instance
  * remembers the versions its own writes superseded (the object it decided from, and the one between
- * its status and its annotation write): their events are skipped, since the newer version's own
+ * its annotation and its status write): their events are skipped, since the newer version's own
  * event follows. Events of an item the instance is writing meanwhile wait for those writes first
- * (the status write's own event arrives while the annotation write is under way).
+ * (the annotation write's own event arrives while the status write is under way).
  */
 import { GVK } from '../../shared/api/gvk.js';
 import { DEFAULT_CONTEXT_NAME, type DeployItem } from '../../shared/api/landscaper.js';
@@ -121,19 +121,23 @@ function refOf(item: DeployItem): { namespace: string; name: string } {
   return { namespace: item.metadata?.namespace ?? '', name: item.metadata?.name ?? '' };
 }
 
-/** The annotation write, on the version `current` (optimistic); that version is superseded then. */
+/** The annotation write, optimistic on `item`'s version; the version written. */
 async function annotate(
   deps: TriggerDeps,
-  current: DeployItem,
+  item: DeployItem,
   annotations: Record<string, string | null>,
-): Promise<void> {
-  const resourceVersion = current.metadata?.resourceVersion;
-  await deps.client.mergePatch(GVK.DeployItem, refOf(current), {
+): Promise<DeployItem> {
+  const resourceVersion = item.metadata?.resourceVersion;
+  return deps.client.mergePatch<DeployItem>(GVK.DeployItem, refOf(item), {
     metadata: { annotations, ...(resourceVersion ? { resourceVersion } : {}) },
   });
-  deps.superseded?.add(versionKey(current));
 }
 
+/**
+ * The annotations first, then the new job on the version that wrote (both optimistic): the job
+ * shows only on the trigger's last write, so the deployer that takes it does not race the trigger.
+ * Every version written before the last is marked superseded.
+ */
 async function triggerFor(
   deps: TriggerDeps,
   config: TriggerConfig,
@@ -143,20 +147,20 @@ async function triggerFor(
   const decision = decideJob(item, deps.now(), deps.newId);
   if (!decision) return 'unchanged';
   let current = item;
+  if (decision.annotations) {
+    current = await annotate(deps, current, decision.annotations);
+    deps.superseded?.add(versionKey(item));
+  }
   if (decision.status) {
     if (decision.trigger === 'Created' && config.ensureDefaultContext)
       await ensureContext(deps, ref.namespace);
-    current = await deps.client.replaceStatus<DeployItem>(GVK.DeployItem, {
-      ...item,
-      status: decision.status,
-    });
-    deps.superseded?.add(versionKey(item));
+    await deps.client.replaceStatus<DeployItem>(GVK.DeployItem, { ...current, status: decision.status });
+    deps.superseded?.add(versionKey(current));
     deps.log.info('new job', {
       deployItem: `${ref.namespace}/${ref.name}`,
       trigger: decision.trigger,
       jobID: decision.status.jobID,
     });
   }
-  if (decision.annotations) await annotate(deps, current, decision.annotations);
   return decision.trigger ?? 'annotated';
 }

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { lazyRedis, RedisUnavailableError, type RedisHandle } from '../../redis/index.js';
+import { keyspace, lazyRedis, RedisUnavailableError, type RedisHandle } from '../../redis/index.js';
 import {
   durationSchema,
   functionConfigSchema,
@@ -44,7 +44,7 @@ import { requeue } from '../../requeue/index.js';
 import { continuousReconcileHookSetup, registerHookSetup, type ReconcileHooks } from '../index.js';
 import type { DeployerPlugin } from '../types.js';
 import { eventDeployItem } from '../items.js';
-import { JobMemo } from './jobs.js';
+import { JobMemo, type FinishedJobs } from './jobs.js';
 import { reconcileItem, type ItemRef, type RunOutcome, type RuntimeDeps } from './run.js';
 
 const duration = durationSchema;
@@ -103,6 +103,20 @@ async function requeueOrSay(
   }
 }
 
+/** How long the replicas remember a finished job: the events of its writes arrive within seconds. */
+const FINISHED_JOB_TTL_S = 600;
+
+/** The jobs finished by any replica of `functionName`, in Redis (`landscape:<fn>-jobs:<uid>` = jobID). */
+function finishedJobs(redis: RedisHandle, functionName: string): FinishedJobs {
+  const keys = keyspace(`${functionName}-jobs`);
+  return {
+    has: async (uid, jobID) => (await (await redis.get()).get(keys.key(uid))) === jobID,
+    add: async (uid, jobID) => {
+      await (await redis.get()).set(keys.key(uid), jobID, 'EX', FINISHED_JOB_TTL_S);
+    },
+  };
+}
+
 function hooksFor(config: DeployerConfig): ReconcileHooks {
   return config.continuousReconcile ? registerHookSetup({}, continuousReconcileHookSetup()) : {};
 }
@@ -154,7 +168,7 @@ function setup(
     newId: randomUUID,
     log,
     lockRetryMs: config.lockRetryDelay,
-    jobs: new JobMemo(),
+    jobs: new JobMemo(finishedJobs(redis, functionName)),
     inFlight: async (): Promise<() => Promise<void>> => {
       const entry = await workers.startReconcile({
         controller: functionName,

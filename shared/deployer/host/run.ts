@@ -203,7 +203,7 @@ async function lockedWork(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> 
   const working: DeployItem = { ...item, status: job.status };
   const outcome = await stepOutcome(deps, working, deleting);
   const result = await finish(deps, item, outcome);
-  if (result === 'finished') deps.jobs?.finish(item, outcome.status.jobID);
+  if (result === 'finished') await deps.jobs?.finish(item, outcome.status.jobID);
   deps.log.info('reconciled', {
     deployItem: key(ref),
     jobID: outcome.status.jobID,
@@ -285,7 +285,7 @@ export async function reconcileItem(
   if (!(await started(deps))) return 'aborted-by-hook';
   const item = await itemOf(deps, ref, carried);
   if (!item) return 'gone';
-  if (carried && deps.jobs?.covers(carried)) return 'nothing-to-do';
+  if (carried && (await deps.jobs?.coversShared(carried))) return 'nothing-to-do';
   if (!(await responsible(deps, item))) return 'not-responsible';
   if (!(await needsLock(deps, item))) return 'nothing-to-do';
   const done = deps.inFlight ? await deps.inFlight() : undefined;
