@@ -30,7 +30,6 @@ export function createTriggerInstance(
       newId: randomUUID,
       contexts: new Set<string>(),
       superseded: new BoundedSet(),
-      writing: new Map(),
     }),
     opts,
   );

@@ -7,16 +7,15 @@
  * never handed out twice and a stale object never overwrites newer state; a conflict is thrown (the
  * event is retried and decided again on fresh data).
  *
- * An event that carries the item (Resource mode) is decided from that object without a read
- * (`triggerEvent`); a Conflict then means the object was stale: read, decide again. The instance
- * remembers the versions its own writes superseded (the object it decided from, and the one between
- * its annotation and its status write): their events are skipped, since the newer version's own
- * event follows. Events of an item the instance is writing meanwhile wait for those writes first
- * (the annotation write's own event arrives while the status write is under way).
+ * An event that carries the item (Resource mode) is decided from that object without a read,
+ * one write per event (`triggerEvent`); a Conflict then means the object was stale: read, decide
+ * again. The instance remembers the versions its own writes superseded: their events (a
+ * redelivery, or the one between the two writes of a decision made on a read) are skipped, since
+ * the newer version's own event follows.
  */
 import { GVK } from '../../shared/api/gvk.js';
 import { DEFAULT_CONTEXT_NAME, type DeployItem } from '../../shared/api/landscaper.js';
-import { decideJob, type JobTrigger } from '../../shared/deployer/index.js';
+import { decideJob, type JobDecision, type JobTrigger } from '../../shared/deployer/index.js';
 import { versionKey, type BoundedSet } from '../../shared/deployer/items.js';
 import { isAlreadyExists, isConflict, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
@@ -34,8 +33,6 @@ export interface TriggerDeps {
   contexts?: Set<string>;
   /** Item versions (`versionKey`) this instance's own writes superseded: their events are skipped. */
   superseded?: BoundedSet;
-  /** Per item uid: the writes for it this instance has under way (events of the item wait for them). */
-  writing?: Map<string, Promise<unknown>>;
 }
 
 export type TriggerOutcome = 'gone' | 'unchanged' | JobTrigger | 'annotated';
@@ -92,9 +89,11 @@ export async function triggerListed(
 }
 
 /**
- * An API-server event's item: decided from the object it carries (Resource mode), without a read;
- * a stale object (409) or a gone item (404) is read and decided again. Without an object
- * (Reference mode), read.
+ * An API-server event's item, decided from the object it carries (Resource mode) without a read,
+ * one write per event: the annotations when they are off, else the new job; the write's own event
+ * brings the next version, decided the same way (on whichever replica it reaches: no version is
+ * decided twice, so the replicas do not race). A stale object (409) or a gone item (404) is read
+ * and decided again in full. Without an object (Reference mode), read.
  */
 export async function triggerEvent(
   deps: TriggerDeps,
@@ -103,17 +102,12 @@ export async function triggerEvent(
   item: DeployItem | undefined,
 ): Promise<TriggerOutcome> {
   if (!item) return triggerJob(deps, config, ref);
-  const uid = item.metadata?.uid ?? '';
-  const writing = deps.writing;
-  if (!writing) return triggerListed(deps, config, item);
-  while (writing.has(uid)) await writing.get(uid)!.catch(() => undefined);
   if (deps.superseded?.has(versionKey(item))) return 'unchanged';
-  const run = triggerListed(deps, config, item);
-  writing.set(uid, run);
   try {
-    return await run;
-  } finally {
-    writing.delete(uid);
+    return await triggerFor(deps, config, item, true);
+  } catch (err) {
+    if (!isConflict(err) && !isNotFound(err)) throw err;
+    return triggerJob(deps, config, ref);
   }
 }
 
@@ -133,34 +127,43 @@ async function annotate(
   });
 }
 
+/** The new job's status write, optimistic on `current`'s version (the Context first for a new item). */
+async function writeJob(
+  deps: TriggerDeps,
+  config: TriggerConfig,
+  current: DeployItem,
+  decision: JobDecision,
+): Promise<void> {
+  const ref = refOf(current);
+  if (decision.trigger === 'Created' && config.ensureDefaultContext) await ensureContext(deps, ref.namespace);
+  await deps.client.replaceStatus<DeployItem>(GVK.DeployItem, { ...current, status: decision.status });
+  deps.superseded?.add(versionKey(current));
+  deps.log.info('new job', {
+    deployItem: `${ref.namespace}/${ref.name}`,
+    trigger: decision.trigger,
+    jobID: decision.status?.jobID,
+  });
+}
+
 /**
  * The annotations first, then the new job on the version that wrote (both optimistic): the job
  * shows only on the trigger's last write, so the deployer that takes it does not race the trigger.
- * Every version written before the last is marked superseded.
+ * Every version written over is marked superseded. `oneWrite`: the first write only.
  */
 async function triggerFor(
   deps: TriggerDeps,
   config: TriggerConfig,
   item: DeployItem,
+  oneWrite = false,
 ): Promise<TriggerOutcome> {
-  const ref = refOf(item);
   const decision = decideJob(item, deps.now(), deps.newId);
   if (!decision) return 'unchanged';
   let current = item;
   if (decision.annotations) {
     current = await annotate(deps, current, decision.annotations);
     deps.superseded?.add(versionKey(item));
+    if (oneWrite) return 'annotated';
   }
-  if (decision.status) {
-    if (decision.trigger === 'Created' && config.ensureDefaultContext)
-      await ensureContext(deps, ref.namespace);
-    await deps.client.replaceStatus<DeployItem>(GVK.DeployItem, { ...current, status: decision.status });
-    deps.superseded?.add(versionKey(current));
-    deps.log.info('new job', {
-      deployItem: `${ref.namespace}/${ref.name}`,
-      trigger: decision.trigger,
-      jobID: decision.status.jobID,
-    });
-  }
+  if (decision.status) await writeJob(deps, config, current, decision);
   return decision.trigger ?? 'annotated';
 }
