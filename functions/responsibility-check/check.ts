@@ -11,10 +11,10 @@
  * deployer decides whether it has work without a read either. Level-based on the carried object, it
  * sends nothing when the object shows nothing any deployer would do (no job and no operation
  * annotation: what the deployer itself would answer with "nothing to do"), and an open job it
- * already sent to a deployer is not sent again for the next events of that job (the job trigger's
- * annotation write, the deployer's finalizer: the deployer that took the job carries it on with
- * its own requeues). Without an object (Reference mode), and on a resync, every responsible
- * deployer gets the event as before.
+ * already sent to a deployer is not sent again for the next events of that job with the same spec
+ * generation (the deployer's finalizer, a label: the deployer that took the job carries it on
+ * with its own requeues; a spec edit or a deletion is sent). Without an object (Reference mode),
+ * and on a resync, every responsible deployer gets the event as before.
  */
 import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem, Target } from '../../shared/api/landscaper.js';
@@ -165,9 +165,15 @@ export async function checkEvent(
   return decideAndSend(deps, config, item, new Map(), jobMemo(deps.sentJobs, item, object));
 }
 
-/** Sends an open job to each deployer once per instance (forgotten again when the send fails). */
+/**
+ * Sends an open job to each deployer once per instance (forgotten again when the send fails), per
+ * spec generation and deletion: an edit of the spec, or a deletion, during the job is sent again.
+ */
 function jobMemo(sentJobs: BoundedSet, item: Item, object: DeployItem): SendGate {
-  const jobKey = (d: DeployerEntry): string => `${item.uid}/${object.status?.jobID ?? ''}/${d.name}`;
+  const meta = object.metadata;
+  const version = `${meta?.generation ?? 0}${meta?.deletionTimestamp ? '-deleting' : ''}`;
+  const jobKey = (d: DeployerEntry): string =>
+    `${item.uid}/${object.status?.jobID ?? ''}/${version}/${d.name}`;
   return {
     skip: (d) => sentJobs.has(jobKey(d)),
     claim: (d) => sentJobs.add(jobKey(d)),

@@ -126,7 +126,7 @@ it('the job trigger: a stale object on another replica is a Conflict, then a rea
   expect((await get('two')).status?.jobID).toBe(job);
 });
 
-it('the responsibility check: no read; nothing for no job, an open job once with the object, a finished one again', async () => {
+it('the responsibility check: no read; nothing for no job, an open job once with the object (again after a spec edit), a finished one again', async () => {
   const created = await mock('three');
   expect(await requests(() => check(event(created)))).toEqual({});
   expect(sent).toEqual([]);
@@ -146,6 +146,16 @@ it('the responsibility check: no read; nothing for no job, an open job once with
   );
   await check(event(touched));
   expect(sent).toEqual([]);
+  const edited = await client.mergePatch<DeployItem>(
+    GVK.DeployItem,
+    { namespace: NS, name: 'three' },
+    {
+      spec: { config: { a: 2 } },
+    },
+  );
+  await check(event(edited));
+  expect(sent.map((e) => e.deployertype)).toEqual(['mock']);
+  sent = [];
   const finished = await client.patchStatus<DeployItem>(
     GVK.DeployItem,
     { namespace: NS, name: 'three' },
