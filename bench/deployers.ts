@@ -14,6 +14,7 @@ import { startHarness, type Harness } from './deployers/harness.js';
 import { runInProcess, type InProcessResult } from './deployers/inprocess.js';
 import { runResponsibility, type SizeResult } from './deployers/responsibility.js';
 import {
+  goalTable,
   sideBySideTraffic,
   sizeFindings,
   sizeTable,
@@ -119,9 +120,9 @@ function notes(m: Measured, o: DeployersOptions): string[] {
     `step by step over all items, ${o.concurrency} items in flight (the events the check would send are handed`,
     'to the deployer as they are). Logs formatted at info and dropped. Time = create + trigger + check + deploy;',
     'CPU = this process (API server, functions, client), redis-server not counted.',
-    'Per reconcile = trigger + check + deploy of one new item; the no-op pass is what each later event of a',
-    'finished item costs (the landscape delivers every DeployItem event to the trigger and the check, and each of',
-    "the deployer's writes is such an event). Bytes are HTTP bodies (no headers, no TLS), JSON.",
+    'Per reconcile = trigger + check + deploy of one new item, each reading as on a Reference-mode event; the',
+    'no-op pass is what each later event of a finished item costs read that way (the landscape carries the item',
+    'in its events, Resource mode: there such events cost no request). Bytes are HTTP bodies (no headers, no TLS).',
     'Error answers are expected ones (e.g. 409 AlreadyExists for the default Context, 404 for a missing lock).',
   ];
   if (m.e2e) lines.push(...landscapeNotes(m.e2e, o));
@@ -141,9 +142,10 @@ function landscapeNotes(e: EndToEndResult, o: DeployersOptions): string[] {
           '`npm start` would run in the landscape process, moved here: it no longer shares that event loop with the',
           'broker, activator and source; `--apiserver landscape` measures that). Items seen finished in the',
           "store's change feed (no requests). Traffic and CPU (every process of the landscape + this process: its",
-          'API server, creates) run until the DeployItem gets and writes stop ("requests stopped after"): every',
-          'event of an item goes to the trigger and the check, each check to the deployer, so each write costs',
-          'reads again, and those events are still queued when the last item is finished.',
+          'API server, creates) run until the DeployItem gets and writes stop ("requests stopped after"): the',
+          'events of the last writes are handled too. Goals: requests and bytes per item include everything the',
+          "landscape did meanwhile (the source's watch, the pickup sweep, Pods of replicas); the item's size is the",
+          'mean JSON of a finished item as listed; writes = create/update/patch/delete, reads = get/list.',
         ]
       : [
           'Landscape: `local/main.ts` with its own API server in the landscape process (not counted). Items seen',
@@ -191,6 +193,7 @@ function report(o: DeployersOptions, m: Measured): string[] {
   console.log(
     `Items/s, ${o.items.toLocaleString('en')} mock DeployItems each:\n\n${throughputTable(m.inProcess, m.e2e)}\n`,
   );
+  if (m.e2e) console.log(`Goals, this run:\n\n${goalTable(m.inProcess, m.e2e)}\n`);
   console.log(
     `API requests and bytes per item, counted at the API server (in-process):\n\n${stepTable(m.inProcess)}\n`,
   );

@@ -65,6 +65,8 @@ export interface EndToEndResult {
   cpuMs: number;
   landscapeCpuMs: number;
   completion: Completion;
+  /** Mean JSON bytes of a finished item as the final list has it (the item's size). */
+  itemBytes: number;
   timedOut: boolean;
   /** First create → quiet; only with the API server in this process. */
   traffic?: TrafficSnapshot;
@@ -212,8 +214,14 @@ async function measure(env: Env, o: EndToEndOptions): Promise<Measured> {
   const counted = await settle(traffic, before, end);
   const landscapeCpuMs = landscape.cpuMs() - cpu0;
   const own = process.cpuUsage(own0);
-  const list = async (): Promise<DeployItem[]> =>
-    (await client.list<DeployItem>(GVK.DeployItem, o.namespace)).items;
+  let itemBytes = NaN;
+  const list = async (): Promise<DeployItem[]> => {
+    const items = (await client.list<DeployItem>(GVK.DeployItem, o.namespace)).items;
+    const total = items.reduce((sum, item) => sum + Buffer.byteLength(JSON.stringify(item)), 0);
+    itemBytes = items.length > 0 ? total / items.length : NaN;
+    return items;
+  };
+  const done = await completion(list, o.items);
   return {
     items: o.items,
     create,
@@ -221,7 +229,8 @@ async function measure(env: Env, o: EndToEndOptions): Promise<Measured> {
     latenciesMs: tracker.latencies(),
     cpuMs: landscapeCpuMs + (own.user + own.system) / 1000,
     landscapeCpuMs,
-    completion: await completion(list, o.items),
+    completion: done,
+    itemBytes,
     timedOut: !allDone,
     ...counted,
   };

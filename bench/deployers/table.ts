@@ -234,3 +234,79 @@ export function sideBySideTraffic(r: InProcessResult, theirs: TrafficSnapshot, i
   body.push(row('total', trafficTotal(mine), trafficTotal(theirs)));
   return markdown(header, body);
 }
+
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/** The landscape's traffic per item split into writes, reads (get, list) and watch. */
+function split(t: TrafficSnapshot, items: number): Record<'writes' | 'reads' | 'watch', TrafficCount> {
+  const zero = (): TrafficCount => ({ requests: 0, requestBytes: 0, responseBytes: 0, errors: 0 });
+  const out = { writes: zero(), reads: zero(), watch: zero() };
+  for (const [key, c] of Object.entries(t)) {
+    const verb = key.split(' ')[0];
+    const o = WRITE_VERBS.has(verb) ? out.writes : verb === 'watch' ? out.watch : out.reads;
+    o.requests += c.requests / items;
+    o.requestBytes += c.requestBytes / items;
+    o.responseBytes += c.responseBytes / items;
+    o.errors += c.errors / items;
+  }
+  return out;
+}
+
+const bytesOf = (c: TrafficCount): number => c.requestBytes + c.responseBytes;
+
+/**
+ * Issue 16's goals for the deployers, next to what this run measured, as ratios (value ÷ goal:
+ * ≤ 1.00× meets an upper bound, ≥ 1.00× a lower one). Only with the landscape counted.
+ */
+export function goalTable(inProcess: InProcessResult, e: EndToEndResult): string {
+  const n = e.completion.succeeded || e.items;
+  const t = e.traffic ? split(e.traffic, n) : undefined;
+  const rate = perSecond(e.completion.succeeded, e.ms);
+  const base = perSecond(inProcess.items, inProcess.ms);
+  const rows: string[][] = [];
+  if (t) {
+    const requests = t.writes.requests + t.reads.requests + t.watch.requests;
+    const bytes = bytesOf(t.writes) + bytesOf(t.reads) + bytesOf(t.watch);
+    const allowed = 3 * e.itemBytes + bytesOf(t.writes);
+    rows.push(
+      [
+        'API requests per item (landscape, first create → quiet)',
+        fmt(requests, 2),
+        '≤ 10',
+        ratio(requests, 10),
+        'upper',
+      ],
+      [
+        `  of them writes / reads (get, list) / watch`,
+        `${fmt(t.writes.requests, 2)} / ${fmt(t.reads.requests, 2)} / ${fmt(t.watch.requests, 2)}`,
+        'reads ≤ 3',
+        ratio(t.reads.requests, 3),
+        'upper',
+      ],
+      [
+        `bytes per item (writes ${fmt(bytesOf(t.writes))}, reads ${fmt(bytesOf(t.reads))}, watch ${fmt(bytesOf(t.watch))})`,
+        fmt(bytes),
+        `≤ 3 × item (${fmt(e.itemBytes)}) + writes = ${fmt(allowed)}`,
+        ratio(bytes, allowed),
+        'upper',
+      ],
+    );
+  }
+  rows.push(
+    [
+      'mock items/s through the landscape',
+      fmt(rate, 1),
+      '≥ 150 (quiet 2-core machine)',
+      ratio(rate, 150),
+      'lower',
+    ],
+    [
+      'landscape ÷ in-process items/s (same run)',
+      ratio(rate, base),
+      '≥ 0.90×',
+      ratio(rate / base, 0.9),
+      'lower',
+    ],
+  );
+  return markdown(['goal (issue 16)', 'measured', 'goal', 'measured ÷ goal', 'bound'], rows);
+}

@@ -2,7 +2,8 @@
  * deployitem-timeout: the pickup timeout, on a PingSource tick (every minute on Knative, every
  * 5 s in the embedded landscape): every DeployItem whose job no deployer picked up within
  * `pickupTimeout` ends Failed (DeleteFailed when deleting) with WaitingForPickup / PickupTimeout /
- * ERR_TIMEOUT (./check.ts). The progressing timeout is the deployers' own (checkpoints).
+ * ERR_TIMEOUT (./check.ts); a warm instance skips the ticks on which no job can be due yet. The
+ * progressing timeout is the deployers' own (checkpoints).
  * Config: CONFIG_FILE (YAML) with LOG_LEVEL and PICKUP_TIMEOUT overrides (./config.ts).
  */
 import * as ff from '@google-cloud/functions-framework';
@@ -19,7 +20,7 @@ export { FUNCTION_NAME } from './config.js';
 export function createTimeoutInstance(
   opts: InstanceOptions = {},
 ): FunctionInstance<TimeoutConfig, TimeoutDeps> {
-  return createKubeInstance(FUNCTION_NAME, loadConfig, () => ({}), opts);
+  return createKubeInstance(FUNCTION_NAME, loadConfig, () => ({ sweep: {} }), opts);
 }
 
 /** One tick: the summary (tests); undefined when the config is bad. */

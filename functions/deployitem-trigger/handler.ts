@@ -1,6 +1,7 @@
 /**
  * deployitem-trigger: the Landscaper side of the deployer contract (./trigger.ts). Takes the
- * API-server source's DeployItem events (Reference mode) and the resync (the ping of the deployers'
+ * API-server source's DeployItem events (Resource mode: decided from the object they carry;
+ * Reference mode: read) and the resync (the ping of the deployers'
  * resync PingSource: every DeployItem from a full, paged list, decided without a read of its own),
  * and hands out jobs. Switched off by `enabled: false` where a real
  * Landscaper runs. Config: CONFIG_FILE (YAML) with LOG_LEVEL and DEPLOYITEM_TRIGGER_ENABLED
@@ -8,14 +9,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import { deployItemEventHandler, forEachFullDeployItem } from '../../shared/deployer/items.js';
+import { BoundedSet, deployItemEventHandler, forEachFullDeployItem } from '../../shared/deployer/items.js';
 import {
   createKubeInstance,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
 import { FUNCTION_NAME, loadConfig, type TriggerConfig } from './config.js';
-import { triggerJob, triggerListed, type TriggerDeps } from './trigger.js';
+import { triggerEvent, triggerListed, type TriggerDeps } from './trigger.js';
 
 export { FUNCTION_NAME } from './config.js';
 
@@ -25,7 +26,11 @@ export function createTriggerInstance(
   return createKubeInstance(
     FUNCTION_NAME,
     loadConfig,
-    () => ({ newId: randomUUID, contexts: new Set<string>() }),
+    () => ({
+      newId: randomUUID,
+      contexts: new Set<string>(),
+      superseded: new BoundedSet(),
+    }),
     opts,
   );
 }
@@ -36,7 +41,7 @@ export function triggerHandler(
 ): (ce: unknown) => Promise<void> {
   return deployItemEventHandler(
     instance,
-    (r, ref) => triggerJob(r.deps, r.config, ref),
+    (r, ref, item) => triggerEvent(r.deps, r.config, ref, item),
     (r) => forEachFullDeployItem(r.deps.client, (item) => triggerListed(r.deps, r.config, item)),
     (r) => r.config.enabled,
   );

@@ -1,14 +1,22 @@
 /**
  * The job trigger, the Landscaper's side of the deployer contract: for one DeployItem, write what
- * `decideJob` says — a new `status.jobID` (+ `jobIDGenerationTime`) when the item was created, its
- * spec changed or it is being deleted and the previous job is finished, and the
- * `deployer-type` / `deployer-target-name` annotations. The status write is optimistic (the
- * resourceVersion read), so a job is never handed out twice; a conflict is thrown (the event is
- * retried and decided again on fresh data).
+ * `decideJob` says — the `deployer-type` / `deployer-target-name` annotations, and a new
+ * `status.jobID` (+ `jobIDGenerationTime`) when the item was created, its spec changed or it is
+ * being deleted and the previous job is finished. Both writes are optimistic (the resourceVersion
+ * decided from; the status on the one the annotation write returned), so a job is
+ * never handed out twice and a stale object never overwrites newer state; a conflict is thrown (the
+ * event is retried and decided again on fresh data).
+ *
+ * An event that carries the item (Resource mode) is decided from that object without a read,
+ * one write per event (`triggerEvent`); a Conflict then means the object was stale: read, decide
+ * again. The instance remembers the versions its own writes superseded: their events (a
+ * redelivery, or the one between the two writes of a decision made on a read) are skipped, since
+ * the newer version's own event follows.
  */
 import { GVK } from '../../shared/api/gvk.js';
 import { DEFAULT_CONTEXT_NAME, type DeployItem } from '../../shared/api/landscaper.js';
-import { decideJob, type JobTrigger } from '../../shared/deployer/index.js';
+import { decideJob, type JobDecision, type JobTrigger } from '../../shared/deployer/index.js';
+import { versionKey, type BoundedSet } from '../../shared/deployer/items.js';
 import { isAlreadyExists, isConflict, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import type { TriggerConfig } from './config.js';
@@ -23,6 +31,8 @@ export interface TriggerDeps {
    * A Context deleted later is not recreated until the instance is replaced (scale to zero).
    */
   contexts?: Set<string>;
+  /** Item versions (`versionKey`) this instance's own writes superseded: their events are skipped. */
+  superseded?: BoundedSet;
 }
 
 export type TriggerOutcome = 'gone' | 'unchanged' | JobTrigger | 'annotated';
@@ -78,30 +88,82 @@ export async function triggerListed(
   }
 }
 
+/**
+ * An API-server event's item, decided from the object it carries (Resource mode) without a read,
+ * one write per event: the annotations when they are off, else the new job; the write's own event
+ * brings the next version, decided the same way (on whichever replica it reaches: no version is
+ * decided twice, so the replicas do not race). A stale object (409) or a gone item (404) is read
+ * and decided again in full. Without an object (Reference mode), read.
+ */
+export async function triggerEvent(
+  deps: TriggerDeps,
+  config: TriggerConfig,
+  ref: { namespace: string; name: string },
+  item: DeployItem | undefined,
+): Promise<TriggerOutcome> {
+  if (!item) return triggerJob(deps, config, ref);
+  if (deps.superseded?.has(versionKey(item))) return 'unchanged';
+  try {
+    return await triggerFor(deps, config, item, true);
+  } catch (err) {
+    if (!isConflict(err) && !isNotFound(err)) throw err;
+    return triggerJob(deps, config, ref);
+  }
+}
+
 function refOf(item: DeployItem): { namespace: string; name: string } {
   return { namespace: item.metadata?.namespace ?? '', name: item.metadata?.name ?? '' };
 }
 
+/** The annotation write, optimistic on `item`'s version; the version written. */
+async function annotate(
+  deps: TriggerDeps,
+  item: DeployItem,
+  annotations: Record<string, string | null>,
+): Promise<DeployItem> {
+  const resourceVersion = item.metadata?.resourceVersion;
+  return deps.client.mergePatch<DeployItem>(GVK.DeployItem, refOf(item), {
+    metadata: { annotations, ...(resourceVersion ? { resourceVersion } : {}) },
+  });
+}
+
+/** The new job's status write, optimistic on `current`'s version (the Context first for a new item). */
+async function writeJob(
+  deps: TriggerDeps,
+  config: TriggerConfig,
+  current: DeployItem,
+  decision: JobDecision,
+): Promise<void> {
+  const ref = refOf(current);
+  if (decision.trigger === 'Created' && config.ensureDefaultContext) await ensureContext(deps, ref.namespace);
+  await deps.client.replaceStatus<DeployItem>(GVK.DeployItem, { ...current, status: decision.status });
+  deps.superseded?.add(versionKey(current));
+  deps.log.info('new job', {
+    deployItem: `${ref.namespace}/${ref.name}`,
+    trigger: decision.trigger,
+    jobID: decision.status?.jobID,
+  });
+}
+
+/**
+ * The annotations first, then the new job on the version that wrote (both optimistic): the job
+ * shows only on the trigger's last write, so the deployer that takes it does not race the trigger.
+ * Every version written over is marked superseded. `oneWrite`: the first write only.
+ */
 async function triggerFor(
   deps: TriggerDeps,
   config: TriggerConfig,
   item: DeployItem,
+  oneWrite = false,
 ): Promise<TriggerOutcome> {
-  const ref = refOf(item);
   const decision = decideJob(item, deps.now(), deps.newId);
   if (!decision) return 'unchanged';
-  if (decision.status) {
-    if (decision.trigger === 'Created' && config.ensureDefaultContext)
-      await ensureContext(deps, ref.namespace);
-    await deps.client.replaceStatus(GVK.DeployItem, { ...item, status: decision.status });
-    deps.log.info('new job', {
-      deployItem: `${ref.namespace}/${ref.name}`,
-      trigger: decision.trigger,
-      jobID: decision.status.jobID,
-    });
-  }
+  let current = item;
   if (decision.annotations) {
-    await deps.client.mergePatch(GVK.DeployItem, ref, { metadata: { annotations: decision.annotations } });
+    current = await annotate(deps, current, decision.annotations);
+    deps.superseded?.add(versionKey(item));
+    if (oneWrite) return 'annotated';
   }
+  if (decision.status) await writeJob(deps, config, current, decision);
   return decision.trigger ?? 'annotated';
 }

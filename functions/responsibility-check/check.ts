@@ -5,12 +5,23 @@
  * once) and the target selectors. For each responsible deployer one
  * `dev.landscape.deployitem.reconcile` event (`deployertype`, `namespace`, `name`, `uid`). Nothing
  * is ever written to the item.
+ *
+ * An event that carries the item (the source in Resource mode) is checked from that object without
+ * a read (`checkEvent`), and its reconcile events carry the object on as their data, so that the
+ * deployer decides whether it has work without a read either. Level-based on the carried object, it
+ * sends nothing when the object shows nothing any deployer would do (no job and no operation
+ * annotation: what the deployer itself would answer with "nothing to do"), and an open job it
+ * already sent to a deployer is not sent again for the next events of that job with the same spec
+ * generation (the deployer's finalizer, a label: the deployer that took the job carries it on
+ * with its own requeues; a spec edit or a deletion is sent). Without an object (Reference mode),
+ * and on a resync, every responsible deployer gets the event as before.
  */
 import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem, Target } from '../../shared/api/landscaper.js';
 import type { ObjectMeta } from '@landscape/apimachinery';
 import {
   decideResponsibility,
+  deployerWorkShown,
   responsibilityKeysFromMetadata,
   responsibilityKeysFromSpec,
   type ResponsibilityKeys,
@@ -18,7 +29,7 @@ import {
 import { buildEvent, EventTypes, type Event } from '../../shared/events/index.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import { forEachDeployItem } from '../../shared/deployer/items.js';
+import { forEachDeployItem, type BoundedSet } from '../../shared/deployer/items.js';
 import type { CheckConfig, DeployerEntry } from './config.js';
 
 export interface CheckDeps {
@@ -27,6 +38,8 @@ export interface CheckDeps {
   newId: () => string;
   now: () => Date;
   log: Logger;
+  /** Open jobs this instance sent, `uid/jobID/deployer` (events path only). */
+  sentJobs?: BoundedSet;
 }
 
 interface Item {
@@ -34,6 +47,8 @@ interface Item {
   name: string;
   uid: string;
   keys: ResponsibilityKeys;
+  /** The whole item, when the event carried it: the reconcile events carry it on. */
+  object?: DeployItem;
 }
 
 /** Metadata first; the full item only when the annotations are missing. Undefined: gone. */
@@ -108,6 +123,7 @@ async function responsible(
 
 function reconcileEvent(deps: CheckDeps, config: CheckConfig, item: Item, deployer: DeployerEntry): Event {
   return buildEvent({
+    ...(item.object ? { datacontenttype: 'application/json', data: item.object } : {}),
     id: deps.newId(),
     type: EventTypes.deployItemReconcile,
     source: config.source,
@@ -129,6 +145,42 @@ export async function checkItem(
   return decideAndSend(deps, config, await readItem(deps.client, ref), new Map());
 }
 
+/**
+ * An API-server event's item: from the object it carries (Resource mode), without a read, or read
+ * (Reference mode). See the header for what is not sent.
+ */
+export async function checkEvent(
+  deps: CheckDeps,
+  config: CheckConfig,
+  ref: { namespace: string; name: string },
+  object: DeployItem | undefined,
+): Promise<string[]> {
+  if (!object) return checkItem(deps, config, ref);
+  const shown = deployerWorkShown(object);
+  if (shown === 'none') return [];
+  const meta = object.metadata ?? {};
+  const keys = responsibilityKeysFromMetadata(meta) ?? responsibilityKeysFromSpec(object);
+  const item: Item = { ...ref, uid: meta.uid ?? '', keys, object };
+  if (shown !== 'open-job' || !deps.sentJobs) return decideAndSend(deps, config, item, new Map());
+  return decideAndSend(deps, config, item, new Map(), jobMemo(deps.sentJobs, item, object));
+}
+
+/**
+ * Sends an open job to each deployer once per instance (forgotten again when the send fails), per
+ * spec generation and deletion: an edit of the spec, or a deletion, during the job is sent again.
+ */
+function jobMemo(sentJobs: BoundedSet, item: Item, object: DeployItem): SendGate {
+  const meta = object.metadata;
+  const version = `${meta?.generation ?? 0}${meta?.deletionTimestamp ? '-deleting' : ''}`;
+  const jobKey = (d: DeployerEntry): string =>
+    `${item.uid}/${object.status?.jobID ?? ''}/${version}/${d.name}`;
+  return {
+    skip: (d) => sentJobs.has(jobKey(d)),
+    claim: (d) => sentJobs.add(jobKey(d)),
+    unclaim: (d) => sentJobs.delete(jobKey(d)),
+  };
+}
+
 /** Targets read during one resync pass, by `namespace/name` (each read once per pass). */
 export type TargetCache = Map<string, Promise<Target | 'NotFound'>>;
 
@@ -146,18 +198,50 @@ export async function checkListedItem(
   return decideAndSend(deps, config, item, targets);
 }
 
+/** Which sends to leave out (an open job already sent), claimed before the send. */
+interface SendGate {
+  skip(deployer: DeployerEntry): boolean;
+  claim(deployer: DeployerEntry): void;
+  unclaim(deployer: DeployerEntry): void;
+}
+
+/**
+ * Sends to `d` when responsible; true when sent. With a gate, the send is claimed before anything
+ * is awaited (two events of one job in flight at once send it once), and unclaimed when not sent.
+ */
+async function sendIfResponsible(
+  deps: CheckDeps,
+  config: CheckConfig,
+  item: Item,
+  d: DeployerEntry,
+  targets: TargetCache,
+  gate?: SendGate,
+): Promise<boolean> {
+  if (gate?.skip(d)) return false;
+  gate?.claim(d);
+  let sent = false;
+  try {
+    if (await responsible(deps, item, d, targets)) {
+      await deps.send(reconcileEvent(deps, config, item, d));
+      sent = true;
+    }
+    return sent;
+  } finally {
+    if (!sent) gate?.unclaim(d);
+  }
+}
+
 async function decideAndSend(
   deps: CheckDeps,
   config: CheckConfig,
   item: Item | undefined,
   targets: TargetCache,
+  gate?: SendGate,
 ): Promise<string[]> {
   if (!item) return [];
   const sent: string[] = [];
   for (const deployer of config.deployers) {
-    if (!(await responsible(deps, item, deployer, targets))) continue;
-    await deps.send(reconcileEvent(deps, config, item, deployer));
-    sent.push(deployer.name);
+    if (await sendIfResponsible(deps, config, item, deployer, targets, gate)) sent.push(deployer.name);
   }
   return sent;
 }

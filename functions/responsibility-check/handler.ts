@@ -1,5 +1,6 @@
 /**
- * responsibility-check: for every DeployItem event of the API-server source (Reference mode), and
+ * responsibility-check: for every DeployItem event of the API-server source (Resource mode: from
+ * the object it carries, which the reconcile events carry on; Reference mode: read), and
  * for every DeployItem on a resync (the ping of the deployers' resync PingSource: a metadata-only
  * list, paged, decided from the listed annotations), decides which configured deployers are
  * responsible (./check.ts) and emits `dev.landscape.deployitem.reconcile` for each to K_SINK.
@@ -7,14 +8,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import { deployItemEventHandler } from '../../shared/deployer/items.js';
+import { BoundedSet, deployItemEventHandler } from '../../shared/deployer/items.js';
 import { emitOrThrow, type FetchLike } from '../../shared/events/index.js';
 import {
   createKubeInstance,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { checkItem, resyncAll, type CheckDeps } from './check.js';
+import { checkEvent, resyncAll, type CheckDeps } from './check.js';
 import { FUNCTION_NAME, loadConfig, type CheckConfig } from './config.js';
 
 export { FUNCTION_NAME } from './config.js';
@@ -35,6 +36,7 @@ export function createCheckInstance(
         });
       },
       newId: randomUUID,
+      sentJobs: new BoundedSet(),
     }),
     opts,
   );
@@ -45,7 +47,7 @@ export function checkHandler(
 ): (ce: unknown) => Promise<void> {
   return deployItemEventHandler(
     instance,
-    (r, ref) => checkItem(r.deps, r.config, ref),
+    (r, ref, item) => checkEvent(r.deps, r.config, ref, item),
     (r) => resyncAll(r.deps, r.config),
   );
 }

@@ -4,8 +4,17 @@
  * PingSource), and the handler shape — API-server events name one item, a resync means all of
  * them, delete events are nothing to do (the item is gone; a deletion with finalizers arrives as
  * an update).
+ *
+ * An event of the source in Resource mode carries the whole object as its data (Knative's adapter:
+ * knative/eventing pkg/adapter/apiserver/events/events.go, `MakeAddEvent`/`MakeUpdateEvent` with
+ * `ref == false`: `data` = the object the watch delivered, whatever its size); in Reference mode
+ * the data is an ObjectReference. `eventDeployItem` hands the handlers the carried object, so that
+ * they decide from it without a read; it may be older than the server's (events of one item can
+ * overtake each other on the way), so every write decided from it is optimistic (its
+ * resourceVersion), and a Conflict means: read, decide again.
  */
 import pLimit from 'p-limit';
+import { isRecord } from '@landscape/apimachinery';
 import { GVK } from '../api/gvk.js';
 import type { DeployItem } from '../api/landscaper.js';
 import type { ObjectMeta } from '@landscape/apimachinery';
@@ -62,12 +71,57 @@ export function forEachFullDeployItem(
   );
 }
 
+/**
+ * The DeployItem a Resource-mode event carries as its data, when it is one (kind DeployItem, the
+ * event's namespace/name, a resourceVersion and a spec); undefined for Reference-mode data
+ * (an ObjectReference) or anything else: then the handler reads the item.
+ */
+export function eventDeployItem(ce: unknown, ref: ItemKey): DeployItem | undefined {
+  if (!isRecord(ce)) return undefined;
+  const data = ce.data;
+  if (!isRecord(data) || data.kind !== 'DeployItem' || !isRecord(data.spec)) return undefined;
+  const meta = data.metadata;
+  if (!isRecord(meta) || meta.name !== ref.name || meta.namespace !== ref.namespace) return undefined;
+  if (typeof meta.resourceVersion !== 'string' || meta.resourceVersion === '') return undefined;
+  return data as unknown as DeployItem;
+}
+
+/** `uid@resourceVersion`: one version of one item. */
+export function versionKey(item: DeployItem): string {
+  return `${item.metadata?.uid ?? ''}@${item.metadata?.resourceVersion ?? ''}`;
+}
+
+/**
+ * A bounded set of keys (oldest forgotten first): what an instance remembers of its own work, e.g.
+ * item versions its own later writes superseded. Forgetting only costs a read again.
+ */
+export class BoundedSet {
+  private readonly keys = new Set<string>();
+
+  constructor(private readonly max = 10_000) {}
+
+  add(key: string): void {
+    this.keys.delete(key);
+    this.keys.add(key);
+    if (this.keys.size > this.max) this.keys.delete(this.keys.values().next().value as string);
+  }
+
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+
+  delete(key: string): void {
+    this.keys.delete(key);
+  }
+}
+
 type ReadyOk<C, D> = Extract<Ready<C, D>, { ok: true }>;
 
 /** A CloudEvent handler for DeployItem events (returns nothing; a throw means retry). */
 export function deployItemEventHandler<C, D>(
   instance: FunctionInstance<C, D>,
-  one: (r: ReadyOk<C, D>, ref: ItemKey) => Promise<unknown>,
+  /** One item; `item` is the object the event carries (Resource mode), else undefined. */
+  one: (r: ReadyOk<C, D>, ref: ItemKey, item: DeployItem | undefined) => Promise<unknown>,
   all: (r: ReadyOk<C, D>) => Promise<unknown>,
   enabled: (r: ReadyOk<C, D>) => boolean = () => true,
 ): (ce: unknown) => Promise<void> {
@@ -85,6 +139,6 @@ export function deployItemEventHandler<C, D>(
       r.log.warn('event names no DeployItem; ignored', { type });
       return;
     }
-    await one(r, ref);
+    await one(r, ref, eventDeployItem(ce, ref));
   };
 }

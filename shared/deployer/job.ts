@@ -34,6 +34,18 @@ export function mustWork(item: DeployItem): boolean {
   return (item.status?.jobID ?? '') !== (item.status?.jobIDFinished ?? '');
 }
 
+/**
+ * What an item (as an event carried it) shows a deployer: `none` — no job and no operation
+ * annotation, so no deployer would do anything with it (its step would end "nothing to do");
+ * `open-job` — a job to work on (and no operation annotation); `other` — a finished job (a
+ * ShouldReconcile hook may start a new one) or an operation annotation.
+ */
+export function deployerWorkShown(item: DeployItem): 'none' | 'open-job' | 'other' {
+  if (item.metadata?.annotations?.[LandscaperAnnotations.operation]) return 'other';
+  if (mustWork(item)) return 'open-job';
+  return item.status?.jobID ? 'other' : 'none';
+}
+
 /** True when the item has no job or its job is finished: a new one may be handed out. */
 export function isJobFinished(item: DeployItem): boolean {
   return !mustWork(item);

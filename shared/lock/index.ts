@@ -21,7 +21,7 @@ export type {
   PodMetadataReader,
 } from './liveness.js';
 export { createLocker } from './locker.js';
-export type { LockClient, Locker, LockerOptions, LockResult, WithLockResult } from './locker.js';
+export type { LockClient, Locker, LockerOptions, LockHint, LockResult, WithLockResult } from './locker.js';
 export {
   expectedSyncObjectName,
   MAX_NAME_LENGTH,

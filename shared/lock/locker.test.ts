@@ -317,3 +317,73 @@ describe('createLocker (in-memory API)', () => {
     );
   });
 });
+
+describe('createLocker with writeFirst (the read saved where the own last write tells the outcome)', () => {
+  function writeFirst(
+    owner = 'a',
+    live: Liveness = liveness(),
+  ): { api: FakeApi; locker: ReturnType<typeof createLocker> } {
+    const api = new FakeApi();
+    const locker = createLocker({
+      client: api.client,
+      prefix: 'mock',
+      owner,
+      liveness: live,
+      now: () => NOW,
+      writeFirst: true,
+    });
+    return { api, locker };
+  }
+
+  it('creates without a read when told none exists, unlocks and takes it again with one write each', async () => {
+    const { api, locker } = writeFirst();
+    expect(await locker.acquire(T, { absent: true })).toEqual({ locked: true, reason: 'created' });
+    await locker.release(T);
+    expect(await locker.acquire(T)).toEqual({ locked: true, reason: 'taken over: unlocked' });
+    await locker.release(T);
+    expect(api.log).toEqual([
+      `create ${NAME} a`,
+      `replace ${NAME} `,
+      `replace ${NAME} a`,
+      `replace ${NAME} `,
+    ]);
+    expect(stored(api)?.spec.podName).toBe('');
+  });
+
+  it('without the hint or an own write, reads first as upstream', async () => {
+    const { api, locker } = writeFirst();
+    expect(await locker.acquire(T)).toEqual({ locked: true, reason: 'created' });
+    expect(api.log).toEqual([`get ${NAME}`, `create ${NAME} a`]);
+  });
+
+  it('a SyncObject that exists although told none does: AlreadyExists, then read and decide', async () => {
+    const { api, locker } = writeFirst('a', liveness({ b: true }));
+    api.put({
+      metadata: { name: NAME, namespace: 'ns' },
+      spec: { podName: 'b', kind: 'DeployItem', name: 'di', lastUpdateTime: 'x', prefix: 'mock' },
+    });
+    expect(await locker.acquire(T, { absent: true })).toEqual({ locked: false, reason: 'locked by b' });
+    expect(api.log).toEqual([`create ${NAME} a`, `get ${NAME}`]);
+  });
+
+  it('someone else locked it since my unlock: Conflict, then read, and not locked while they live', async () => {
+    const { api, locker } = writeFirst('a', liveness({ b: true }));
+    await locker.acquire(T, { absent: true });
+    await locker.release(T);
+    api.put({ ...stored(api)!, spec: { ...stored(api)!.spec, podName: 'b' } });
+    api.log.length = 0;
+    expect((await locker.acquire(T)).locked).toBe(false);
+    expect(api.log).toEqual([`replace ${NAME} a`, `get ${NAME}`]);
+    expect(stored(api)?.spec.podName).toBe('b');
+  });
+
+  it('release after someone took the lock over: Conflict, then read, and nothing written', async () => {
+    const { api, locker } = writeFirst();
+    await locker.acquire(T, { absent: true });
+    api.put({ ...stored(api)!, spec: { ...stored(api)!.spec, podName: 'b' } });
+    api.log.length = 0;
+    await locker.release(T);
+    expect(api.log).toEqual([`replace ${NAME} `, `get ${NAME}`]);
+    expect(stored(api)?.spec.podName).toBe('b');
+  });
+});

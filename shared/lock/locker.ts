@@ -4,6 +4,13 @@
  * finds the SyncObject already there, or a take-over whose resourceVersion is stale, means "not
  * locked". Unlock sets podName "" and never deletes. Within one instance the same object is not
  * locked twice at once either (an instance may run several invocations concurrently).
+ *
+ * `writeFirst` (off by default: read first, as upstream) saves the read before a write where the
+ * outcome is known to be the same: the instance remembers the SyncObjects it wrote itself, and
+ * takes an unlocked one it left behind, or unlocks one it holds, by an update on that
+ * resourceVersion; where the caller expects no SyncObject yet (`hint.absent`) it creates first.
+ * Every such write is optimistic, so a SyncObject anyone else changed since answers Conflict (or
+ * AlreadyExists, NotFound), and then the locker reads and decides as it always does.
  */
 import { GVK } from '../api/gvk.js';
 import type { SyncObject } from '../api/landscaper.js';
@@ -34,6 +41,14 @@ export interface LockerOptions {
   liveness: Liveness;
   now?: () => Date;
   log?: Logger;
+  /** Write without the read where this instance's own last write (or `hint.absent`) tells the outcome. */
+  writeFirst?: boolean;
+}
+
+/** What the caller expects of the SyncObject (`writeFirst` only). */
+export interface LockHint {
+  /** No SyncObject is expected (e.g. the object was never locked): create first. */
+  absent?: boolean;
 }
 
 export interface LockResult {
@@ -51,14 +66,16 @@ export interface Locker {
    * Tries once to lock `target` for this owner. Throws SyncObjectNameError (terminal) when the
    * SyncObject name cannot exist, and API errors other than the expected races (transient).
    */
-  acquire(target: LockTarget): Promise<LockResult>;
+  acquire(target: LockTarget, hint?: LockHint): Promise<LockResult>;
   /** Unlocks (podName "", lastUpdateTime now) when this owner still holds the lock. Never deletes. */
   release(target: LockTarget): Promise<void>;
   /** acquire, run `fn`, release (also when `fn` throws; its error wins). */
-  withLock<T>(target: LockTarget, fn: () => Promise<T>): Promise<WithLockResult<T>>;
+  withLock<T>(target: LockTarget, fn: () => Promise<T>, hint?: LockHint): Promise<WithLockResult<T>>;
 }
 
 const RELEASE_ATTEMPTS = 6;
+/** SyncObjects remembered (`writeFirst`); forgetting one only costs a read. */
+const KNOWN_MAX = 10_000;
 const RELEASE_PAUSE_MS = 50;
 
 /** 429, 5xx, or no HTTP answer at all (a dropped connection, a timeout). */
@@ -76,6 +93,8 @@ interface Attempt {
 class SyncObjectLocker implements Locker {
   /** Per `namespace/name`: the liveness hold of a lock this instance holds (or is acquiring). */
   private readonly local = new Map<string, LivenessHold | undefined>();
+  /** Per `namespace/name`: the SyncObject as this instance's own last write left it (`writeFirst`). */
+  private readonly known = new Map<string, SyncObject>();
   private readonly now: () => Date;
   private readonly log: Logger;
 
@@ -94,7 +113,7 @@ class SyncObjectLocker implements Locker {
     return this.o.owner;
   }
 
-  async acquire(target: LockTarget): Promise<LockResult> {
+  async acquire(target: LockTarget, hint: LockHint = {}): Promise<LockResult> {
     const name = syncObjectName(this.o.prefix, target.uid);
     const key = `${target.namespace}/${name}`;
     if (this.local.has(key))
@@ -102,7 +121,7 @@ class SyncObjectLocker implements Locker {
     this.local.set(key, undefined);
     let attempt: Attempt;
     try {
-      attempt = await this.tryAcquire(target, name);
+      attempt = (await this.tryWriteFirst(target, name, hint)) ?? (await this.tryAcquire(target, name));
     } catch (err) {
       this.local.delete(key);
       throw err;
@@ -114,6 +133,36 @@ class SyncObjectLocker implements Locker {
       reason: attempt.result.reason,
     });
     return attempt.result;
+  }
+
+  /** The write without a read (`writeFirst`); undefined when it does not apply or lost (then read). */
+  private async tryWriteFirst(
+    target: LockTarget,
+    name: string,
+    hint: LockHint,
+  ): Promise<Attempt | undefined> {
+    if (!this.o.writeFirst) return undefined;
+    const known = this.known.get(`${target.namespace}/${name}`);
+    let attempt: Attempt | undefined;
+    if (known && (known.spec?.podName ?? '') === '') {
+      const next = withOwner(known, this.o.owner, this.now());
+      attempt = await this.write(() => this.o.client.replace(GVK.SyncObject, next), 'taken over: unlocked');
+    } else if (!known && hint.absent) {
+      const so = newSyncObject({ name, prefix: this.o.prefix, target, owner: this.o.owner, now: this.now() });
+      attempt = await this.write(() => this.o.client.create(GVK.SyncObject, so), 'created');
+    }
+    if (attempt?.result.locked) return attempt;
+    this.known.delete(`${target.namespace}/${name}`);
+    return undefined;
+  }
+
+  private remember(so: unknown): void {
+    if (!this.o.writeFirst || typeof so !== 'object' || so === null) return;
+    const meta = (so as SyncObject).metadata;
+    const key = `${meta?.namespace}/${meta?.name}`;
+    this.known.delete(key);
+    this.known.set(key, so as SyncObject);
+    if (this.known.size > KNOWN_MAX) this.known.delete(this.known.keys().next().value as string);
   }
 
   private async tryAcquire(target: LockTarget, name: string): Promise<Attempt> {
@@ -155,7 +204,7 @@ class SyncObjectLocker implements Locker {
       return { result: { locked: false, reason: `cannot announce liveness: ${String(err)}` } };
     }
     try {
-      await fn();
+      this.remember(await fn());
     } catch (err) {
       hold.release();
       const lost = lostRace(err);
@@ -197,19 +246,35 @@ class SyncObjectLocker implements Locker {
     throw last;
   }
 
-  /** One read and, when the lock is still mine, one unlocking write. */
+  /** One read and, when the lock is still mine, one unlocking write (`writeFirst`: the write first). */
   private async unlockOnce(namespace: string, name: string): Promise<void> {
+    if (await this.unlockKnown(namespace, name)) return;
     const existing = await this.read(namespace, name);
     const step = decideRelease(existing, this.o.owner);
     if (step.action === 'none') {
       this.log.debug('nothing to unlock', { syncObject: `${namespace}/${name}`, reason: step.reason });
       return;
     }
-    await this.o.client.replace(GVK.SyncObject, withOwner(existing!, '', this.now()));
+    this.remember(await this.o.client.replace(GVK.SyncObject, withOwner(existing!, '', this.now())));
   }
 
-  async withLock<T>(target: LockTarget, fn: () => Promise<T>): Promise<WithLockResult<T>> {
-    const res = await this.acquire(target);
+  /** Unlocks the SyncObject as this instance's own write left it; false when unknown or changed since. */
+  private async unlockKnown(namespace: string, name: string): Promise<boolean> {
+    const key = `${namespace}/${name}`;
+    const known = this.known.get(key);
+    if (!known || known.spec?.podName !== this.o.owner) return false;
+    this.known.delete(key);
+    try {
+      this.remember(await this.o.client.replace(GVK.SyncObject, withOwner(known, '', this.now())));
+      return true;
+    } catch (err) {
+      if (isConflict(err) || isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  async withLock<T>(target: LockTarget, fn: () => Promise<T>, hint?: LockHint): Promise<WithLockResult<T>> {
+    const res = await this.acquire(target, hint);
     if (!res.locked) return { locked: false, reason: res.reason ?? 'not locked' };
     let value: T;
     try {

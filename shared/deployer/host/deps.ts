@@ -5,6 +5,7 @@ import type { Locker } from '../../lock/index.js';
 import type { Logger } from '../../log/index.js';
 import type { ReconcileHooks } from '../index.js';
 import type { DeployerPlugin } from '../types.js';
+import type { JobMemo } from './jobs.js';
 
 export interface ItemRef {
   namespace: string;
@@ -30,6 +31,8 @@ export interface RuntimeDeps {
   lockRetryMs: number;
   /** Counts this reconcile as in flight (monitoring); returns its end. */
   inFlight?: () => Promise<() => Promise<void>>;
+  /** The jobs this instance's steps took (events that carry the item). */
+  jobs?: JobMemo;
 }
 
 export const RUN_OUTCOMES = [

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { lazyRedis, RedisUnavailableError, type RedisHandle } from '../../redis/index.js';
+import { keyspace, lazyRedis, RedisUnavailableError, type RedisHandle } from '../../redis/index.js';
 import {
   durationSchema,
   functionConfigSchema,
@@ -43,6 +43,8 @@ import { createWorkerCounter, type WorkerCounter } from '../../monitoring/index.
 import { requeue } from '../../requeue/index.js';
 import { continuousReconcileHookSetup, registerHookSetup, type ReconcileHooks } from '../index.js';
 import type { DeployerPlugin } from '../types.js';
+import { eventDeployItem } from '../items.js';
+import { JobMemo, type FinishedJobs } from './jobs.js';
 import { reconcileItem, type ItemRef, type RunOutcome, type RuntimeDeps } from './run.js';
 
 const duration = durationSchema;
@@ -101,6 +103,20 @@ async function requeueOrSay(
   }
 }
 
+/** How long the replicas remember a finished job: the events of its writes arrive within seconds. */
+const FINISHED_JOB_TTL_S = 600;
+
+/** The jobs finished by any replica of `functionName`, in Redis (`landscape:<fn>-jobs:<uid>` = jobID). */
+function finishedJobs(redis: RedisHandle, functionName: string): FinishedJobs {
+  const keys = keyspace(`${functionName}-jobs`);
+  return {
+    has: async (uid, jobID) => (await (await redis.get()).get(keys.key(uid))) === jobID,
+    add: async (uid, jobID) => {
+      await (await redis.get()).set(keys.key(uid), jobID, 'EX', FINISHED_JOB_TTL_S);
+    },
+  };
+}
+
 function hooksFor(config: DeployerConfig): ReconcileHooks {
   return config.continuousReconcile ? registerHookSetup({}, continuousReconcileHookSetup()) : {};
 }
@@ -123,6 +139,8 @@ function setup(
     owner: who.owner,
     liveness: livenessFor(who, { client: host, redis, log }),
     log,
+    // the SyncObjects this instance wrote are updated on their resourceVersion without a read
+    writeFirst: true,
   });
   const runtime: RuntimeDeps = {
     plugin,
@@ -150,6 +168,7 @@ function setup(
     newId: randomUUID,
     log,
     lockRetryMs: config.lockRetryDelay,
+    jobs: new JobMemo(finishedJobs(redis, functionName)),
     inFlight: async (): Promise<() => Promise<void>> => {
       const entry = await workers.startReconcile({
         controller: functionName,
@@ -204,7 +223,9 @@ export async function runDeployerEvent(
     r.log.warn('not an event for this deployer; ignored', { type: eventType(ce) });
     return undefined;
   }
-  return reconcileItem(r.deps.runtime, ref);
+  // a reconcile event of the responsibility check may carry the item (from a Resource-mode event)
+  const carried = eventType(ce) === EventTypes.deployItemReconcile ? eventDeployItem(ce, ref) : undefined;
+  return reconcileItem(r.deps.runtime, ref, carried);
 }
 
 /** The CloudEvent handler of a deployer function (returns nothing: a body would be a reply event; a throw means retry). */

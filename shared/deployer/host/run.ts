@@ -203,6 +203,7 @@ async function lockedWork(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> 
   const working: DeployItem = { ...item, status: job.status };
   const outcome = await stepOutcome(deps, working, deleting);
   const result = await finish(deps, item, outcome);
+  if (result === 'finished') await deps.jobs?.finish(item, outcome.status.jobID);
   deps.log.info('reconciled', {
     deployItem: key(ref),
     jobID: outcome.status.jobID,
@@ -236,7 +237,9 @@ async function underLock(deps: RuntimeDeps, ref: ItemRef, item: DeployItem): Pro
     name: ref.name,
     uid: item.metadata?.uid ?? '',
   };
-  const locked = await deps.locker.withLock(target, () => lockedStep(deps, ref));
+  // an item no deployer has finished a job of was, as a rule, never locked: create first
+  const hint = { absent: !item.status?.jobIDFinished };
+  const locked = await deps.locker.withLock(target, () => lockedStep(deps, ref), hint);
   if (!locked.locked) {
     await deps.requeue(ref, deps.lockRetryMs);
     return 'locked-elsewhere';
@@ -245,16 +248,49 @@ async function underLock(deps: RuntimeDeps, ref: ItemRef, item: DeployItem): Pro
   return locked.value;
 }
 
-/** One step of the contract for the item `ref`. */
-export async function reconcileItem(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> {
+/** The item as the event carried it (of the same uid), else as read; undefined when gone. */
+async function itemOf(
+  deps: RuntimeDeps,
+  ref: ItemRef,
+  carried?: DeployItem,
+): Promise<DeployItem | undefined> {
+  if (!carried) return readItem(deps.host, ref);
+  return ref.uid && carried.metadata?.uid !== ref.uid ? undefined : carried;
+}
+
+/** underLock, with the item's job noted as taken by this instance while the step runs. */
+async function takeJob(deps: RuntimeDeps, ref: ItemRef, item: DeployItem): Promise<RunOutcome> {
+  const uid = item.metadata?.uid ?? '';
+  const noted = deps.jobs?.start(item) ?? false;
+  let result: RunOutcome | undefined;
+  try {
+    result = await underLock(deps, ref, item);
+    return result;
+  } finally {
+    const met = noted && deps.jobs!.end(uid);
+    if (met && result !== undefined && !['finished', 'deleted', 'gone'].includes(result))
+      await deps.requeue(ref, deps.lockRetryMs);
+  }
+}
+
+/**
+ * One step of the contract for the item `ref`; `carried` is the item as the event carried it
+ * (decided from without a read until the lock is held: under the lock the item is read again).
+ */
+export async function reconcileItem(
+  deps: RuntimeDeps,
+  ref: ItemRef,
+  carried?: DeployItem,
+): Promise<RunOutcome> {
   if (!(await started(deps))) return 'aborted-by-hook';
-  const item = await readItem(deps.host, ref);
+  const item = await itemOf(deps, ref, carried);
   if (!item) return 'gone';
+  if (carried && (await deps.jobs?.coversShared(carried))) return 'nothing-to-do';
   if (!(await responsible(deps, item))) return 'not-responsible';
   if (!(await needsLock(deps, item))) return 'nothing-to-do';
   const done = deps.inFlight ? await deps.inFlight() : undefined;
   try {
-    return await underLock(deps, ref, item);
+    return await takeJob(deps, ref, item);
   } finally {
     await done?.();
   }

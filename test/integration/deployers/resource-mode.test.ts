@@ -1,0 +1,168 @@
+/**
+ * The DeployItem-event functions on Resource-mode events (the object carried as the event's data)
+ * against the embedded API server, its requests counted: the job trigger decides from the carried
+ * object without a read, one optimistic write per event, and a stale object costs a Conflict and a
+ * read; the responsibility check reads nothing, sends nothing for an item without a job, sends an
+ * open job once and hands the object on as the reconcile event's data.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
+import { trafficDelta, type TrafficSnapshot } from '@landscape/kube-apiserver/testing';
+import { GVK } from '../../../shared/api/gvk.js';
+import type { DeployItem } from '../../../shared/api/landscaper.js';
+import type { FetchLike } from '../../../shared/events/index.js';
+import { createLogger } from '../../../shared/log/index.js';
+import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
+import { checkHandler, createCheckInstance } from '../../../functions/responsibility-check/handler.js';
+import { createTriggerInstance, triggerHandler } from '../../../functions/deployitem-trigger/handler.js';
+import { crdFiles } from '../../../shared/api/crds.js';
+
+const NS = 'resource-mode';
+const log = createLogger({ name: 'test', level: 'error' });
+let srv: ApiServer;
+let dir: string;
+let client: KubeClient;
+let trigger: (ce: unknown) => Promise<void>;
+let check: (ce: unknown) => Promise<void>;
+let sent: Array<{ deployertype: string; name: string; data: unknown }>;
+
+const fetchRecorder: FetchLike = (_url, init) => {
+  const headers = new Headers(init.headers);
+  sent.push({
+    deployertype: headers.get('ce-deployertype') ?? '',
+    name: headers.get('ce-name') ?? '',
+    data: typeof init.body === 'string' && init.body !== '' ? JSON.parse(init.body) : undefined,
+  });
+  return Promise.resolve(new Response(null, { status: 202 }));
+};
+
+beforeAll(async () => {
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: [{ name: 'main', countTraffic: true }] });
+  dir = await mkdtemp(join(tmpdir(), 'resource-mode-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await writeFile(kubeconfig, srv.cluster('main').kubeconfigYaml());
+  client = createKubeClient(kubeConfigFromYaml(srv.cluster('main').kubeconfigYaml()));
+  await client.create(GVK.Namespace, { metadata: { name: NS } });
+  trigger = triggerHandler(createTriggerInstance({ env: () => ({ KUBECONFIG: kubeconfig }), log }));
+  check = checkHandler(
+    createCheckInstance({
+      env: () => ({ KUBECONFIG: kubeconfig, K_SINK: 'http://sink.invalid/' }),
+      fetch: fetchRecorder,
+      log,
+    }),
+  );
+});
+
+afterAll(async () => {
+  await srv?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  sent = [];
+});
+
+/** The event Knative's adapter sends in Resource mode for this version of the item. */
+const event = (object: DeployItem): Record<string, unknown> => ({
+  type: 'dev.knative.apiserver.resource.update',
+  kind: 'DeployItem',
+  namespace: NS,
+  name: object.metadata?.name,
+  data: object,
+});
+
+const get = (name: string): Promise<DeployItem> => client.get<DeployItem>(GVK.DeployItem, NS, name);
+
+/** The requests `fn` made, by verb and resource (the test's own reads left out by the caller). */
+async function requests(fn: () => Promise<unknown>): Promise<Record<string, number>> {
+  const traffic = srv.cluster('main').traffic!;
+  const before = traffic.snapshot();
+  await fn();
+  const delta: TrafficSnapshot = trafficDelta(traffic.snapshot(), before);
+  return Object.fromEntries(Object.entries(delta).map(([k, c]) => [k, c.requests]));
+}
+
+function mock(name: string): Promise<DeployItem> {
+  return client.create<DeployItem>(GVK.DeployItem, {
+    apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+    kind: 'DeployItem',
+    metadata: { name, namespace: NS },
+    spec: { type: 'landscaper.gardener.cloud/mock', config: { a: 1 } },
+  });
+}
+
+it('the job trigger: one write per event, no read; a superseded version costs nothing', async () => {
+  const created = await mock('one');
+  expect(await requests(() => trigger(event(created)))).toEqual({ 'patch deployitems': 1 });
+  const annotated = await get('one');
+  expect(annotated.metadata?.annotations?.['landscaper.gardener.cloud/deployer-type']).toBe(
+    'landscaper.gardener.cloud/mock',
+  );
+  expect(annotated.status?.jobID).toBeUndefined();
+  expect(await requests(() => trigger(event(annotated)))).toEqual({
+    'create contexts': 1,
+    'update deployitems/status': 1,
+  });
+  const job = await get('one');
+  expect(job.status?.jobID).toBeTruthy();
+  // the created version again (a redelivery): this instance superseded it
+  expect(await requests(() => trigger(event(created)))).toEqual({});
+  expect(await requests(() => trigger(event(job)))).toEqual({});
+  expect((await get('one')).status?.jobID).toBe(job.status?.jobID);
+});
+
+it('the job trigger: a stale object on another replica is a Conflict, then a read, and nothing is overwritten', async () => {
+  const created = await mock('two');
+  await trigger(event(created));
+  await trigger(event(await get('two')));
+  const job = (await get('two')).status?.jobID;
+  const other = triggerHandler(
+    createTriggerInstance({ env: () => ({ KUBECONFIG: join(dir, 'kubeconfig') }), log }),
+  );
+  const r = await requests(() => other(event(created)));
+  expect(r).toEqual({ 'patch deployitems': 1, 'get deployitems': 1 });
+  expect((await get('two')).status?.jobID).toBe(job);
+});
+
+it('the responsibility check: no read; nothing for no job, an open job once with the object (again after a spec edit), a finished one again', async () => {
+  const created = await mock('three');
+  expect(await requests(() => check(event(created)))).toEqual({});
+  expect(sent).toEqual([]);
+  await trigger(event(created));
+  await trigger(event(await get('three')));
+  const open = await get('three');
+  expect(await requests(() => check(event(open)))).toEqual({});
+  expect(sent.map((e) => [e.deployertype, e.name])).toEqual([['mock', 'three']]);
+  expect((sent[0].data as DeployItem).metadata?.resourceVersion).toBe(open.metadata?.resourceVersion);
+  sent = [];
+  const touched = await client.mergePatch<DeployItem>(
+    GVK.DeployItem,
+    { namespace: NS, name: 'three' },
+    {
+      metadata: { labels: { x: 'y' } },
+    },
+  );
+  await check(event(touched));
+  expect(sent).toEqual([]);
+  const edited = await client.mergePatch<DeployItem>(
+    GVK.DeployItem,
+    { namespace: NS, name: 'three' },
+    {
+      spec: { config: { a: 2 } },
+    },
+  );
+  await check(event(edited));
+  expect(sent.map((e) => e.deployertype)).toEqual(['mock']);
+  sent = [];
+  const finished = await client.patchStatus<DeployItem>(
+    GVK.DeployItem,
+    { namespace: NS, name: 'three' },
+    {
+      status: { jobIDFinished: open.status?.jobID, phase: 'Succeeded' },
+    },
+  );
+  await check(event(finished));
+  expect(sent.map((e) => e.deployertype)).toEqual(['mock']);
+});
