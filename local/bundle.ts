@@ -187,22 +187,29 @@ function targetOf(o: BundleOptions): Target {
   };
 }
 
+/** What `bundleFunctions` says while it works (`npm start` prints it). */
+export type BundleProgress = (line: string) => void;
+
+/** How often a build in progress says it still runs. */
+const HEARTBEAT_MS = 5_000;
+
 /**
  * Several bundles (each taken from its `cacheDir` where still valid) built in one esbuild run per
  * set of options: what the functions share (client-node, shared/) is parsed once, not once per
  * function (17 bundles: ~6 s instead of ~29 s on 2 cores). Throws with esbuild's message when one
- * does not build.
+ * does not build. `progress` hears the cache hits, the build and a heartbeat while it runs.
  */
-export async function bundleFunctions(list: readonly BundleOptions[]): Promise<Bundle[]> {
+export async function bundleFunctions(
+  list: readonly BundleOptions[],
+  progress: BundleProgress = () => undefined,
+): Promise<Bundle[]> {
   const targets = list.map(targetOf);
   const out = new Map<Target, Bundle>();
-  const misses: Target[] = [];
-  for (const t of targets) {
-    await mkdir(t.dir, { recursive: true });
-    const hit = t.cached === undefined ? undefined : await fromCache(t.cached, t.dir);
-    if (hit === undefined) misses.push(t);
-    else out.set(t, { name: t.o.name, file: t.file, bytes: hit, cached: true });
-  }
+  for (const t of targets) await mkdir(t.dir, { recursive: true });
+  const misses = await takeCached(targets, out);
+  const n = targets.length;
+  progress(`functions: ${n - misses.length}/${n} bundles from the cache`);
+  if (misses.length === 0) return targets.map((t) => out.get(t)!);
   // one builder per bundle: a second landscape starting meanwhile waits for the first one's build
   const locks = [
     ...new Set(misses.flatMap((t) => (t.cached === undefined ? [] : [`${t.cached}.lock`]))),
@@ -211,19 +218,49 @@ export async function bundleFunctions(list: readonly BundleOptions[]): Promise<B
   try {
     for (const lock of locks) {
       await mkdir(dirname(lock), { recursive: true });
-      releases.push(await buildLock(lock));
+      releases.push(await buildLock(lock, progress));
     }
-    const toBuild: Target[] = [];
-    for (const t of misses) {
-      const hit = t.cached === undefined ? undefined : await fromCache(t.cached, t.dir);
-      if (hit === undefined) toBuild.push(t);
-      else out.set(t, { name: t.o.name, file: t.file, bytes: hit, cached: true });
-    }
-    for (const [t, b] of await buildTargets(toBuild)) out.set(t, b);
+    const toBuild = await takeCached(misses, out);
+    for (const [t, b] of await buildWatched(toBuild, n, progress)) out.set(t, b);
   } finally {
     await Promise.all(releases.map((r) => r()));
   }
   return targets.map((t) => out.get(t)!);
+}
+
+/** Puts the targets still valid in their cache into `out`; returns the others. */
+async function takeCached(targets: readonly Target[], out: Map<Target, Bundle>): Promise<Target[]> {
+  const misses: Target[] = [];
+  for (const t of targets) {
+    const hit = t.cached === undefined ? undefined : await fromCache(t.cached, t.dir);
+    if (hit === undefined) misses.push(t);
+    else out.set(t, { name: t.o.name, file: t.file, bytes: hit, cached: true });
+  }
+  return misses;
+}
+
+/** buildTargets, saying what it builds, that it still runs every few seconds, and when it is done. */
+async function buildWatched(
+  targets: readonly Target[],
+  total: number,
+  progress: BundleProgress,
+): Promise<Map<Target, Bundle>> {
+  if (targets.length === 0) return new Map();
+  const started = Date.now();
+  const seconds = (): string => ((Date.now() - started) / 1000).toFixed(1);
+  const names = targets.map((t) => t.o.name).join(', ');
+  progress(`functions: bundling ${targets.length}/${total} in one esbuild run: ${names}`);
+  const heartbeat = setInterval(
+    () => progress(`functions: still bundling ${targets.length}/${total} (${seconds()} s)`),
+    HEARTBEAT_MS,
+  );
+  try {
+    const built = await buildTargets(targets);
+    progress(`functions: bundled ${targets.length}/${total} in ${seconds()} s`);
+    return built;
+  } finally {
+    clearInterval(heartbeat);
+  }
 }
 
 /** Builds the targets, one esbuild run per set of options, and caches what has a cache entry. */
@@ -253,8 +290,8 @@ const STALE_LOCK_MS = 120_000;
  * Waits until this process holds the lock directory `lock` (mkdir is atomic), or until a lock
  * held elsewhere is stale; returns its release.
  */
-async function buildLock(lock: string): Promise<() => Promise<void>> {
-  for (;;) {
+async function buildLock(lock: string, progress: BundleProgress): Promise<() => Promise<void>> {
+  for (let waited = 0; ; waited++) {
     try {
       await mkdir(lock);
       return () => rm(lock, { recursive: true, force: true });
@@ -263,6 +300,7 @@ async function buildLock(lock: string): Promise<() => Promise<void>> {
       const st = await stat(lock).catch(() => undefined);
       if (st && Date.now() - st.mtimeMs > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
       else await new Promise((r) => setTimeout(r, 200));
+      if (waited % 25 === 0) progress(`functions: waiting for another landscape's build (${lock})`);
     }
   }
 }
