@@ -263,7 +263,8 @@ async function assemble(
   stoppers: Stopper[],
 ): Promise<Runtime> {
   const log = o.log;
-  const client = createKubeClient(o.kubeConfig, { fieldManager: 'landscape' });
+  // kept alive: every replica start reads the Secrets and ConfigMaps of its env (lookup)
+  const client = createKubeClient(o.kubeConfig, { fieldManager: 'landscape', keepAlive: true });
   const redisUrl = await redis(o, stoppers);
   o.progress?.(`redis: ${redisUrl}${o.redisUrl ? ' (REDIS_URL)' : ' (a private redis-server)'}`);
   const namespaces = new Set(set.services.map((s) => s.namespace));
