@@ -32,6 +32,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
       'resync: one responsibility-check resync pass over 10,000 DeployItems, metadata-only vs full lists (bytes, time, ratio)',
     load: () => import('./resync.js'),
   },
+  idle: {
+    description:
+      'idle landscape: CPU (% of a core) and RSS of every process under npm start two minutes after the start, PingSources on their own schedules vs --embedded-schedules, esbuild left running',
+    load: () => import('./idle.js'),
+  },
   scheduler: {
     description:
       'scheduler: decisions/s, latency and memory with 1,000 / 10,000 seeds (100,000 shoots), counts kept incrementally vs every shoot listed per decision, side by side',

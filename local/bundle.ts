@@ -7,7 +7,7 @@
  *   Framework (left external and named in the folder's package.json).
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import {
   build as esbuild,
   stop as stopEsbuild,
@@ -17,7 +17,15 @@ import {
   type Plugin,
 } from 'esbuild';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import {
+  buildLock,
+  fromCache,
+  inputStats,
+  toCache,
+  type CacheManifest,
+  type InputStats,
+} from './bundle-cache.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -108,54 +116,12 @@ const externalNpmPackages: Plugin = {
   },
 };
 
-interface CacheManifest {
-  bytes: number;
-  inputs: Record<string, { size: number; mtimeMs: number }>;
-}
-
 function cacheKey(o: BundleOptions, handler: string): string {
   // the output folder is not part of the key: a cached bundle's source map has an absolute
   // sourceRoot (buildFunction), so it names the right sources from wherever it is copied to
   const { cacheDir: _c, outDir: _o, ...options } = o;
   const id = JSON.stringify({ options, handler, esbuild: esbuildVersion, node: process.version });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
-}
-
-async function inputsUnchanged(inputs: CacheManifest['inputs']): Promise<boolean> {
-  for (const [path, seen] of Object.entries(inputs)) {
-    const st = await stat(path).catch(() => undefined);
-    if (!st || st.size !== seen.size || st.mtimeMs !== seen.mtimeMs) return false;
-  }
-  return true;
-}
-
-/** The cached bundle copied to `dir` when still valid; undefined on a miss. */
-async function fromCache(cached: string, dir: string): Promise<number | undefined> {
-  const manifest = await readFile(join(cached, 'cache.json'), 'utf8').then(
-    (t) => JSON.parse(t) as CacheManifest,
-    () => undefined,
-  );
-  if (!manifest || !(await inputsUnchanged(manifest.inputs))) return undefined;
-  await cp(join(cached, 'bundle'), dir, { recursive: true });
-  return manifest.bytes;
-}
-
-/** Stores a fresh bundle (written to a temporary folder, then renamed: concurrent builders are safe). */
-async function toCache(cached: string, dir: string, manifest: CacheManifest): Promise<void> {
-  const tmp = `${cached}.${randomUUID()}.tmp`;
-  await cp(dir, join(tmp, 'bundle'), { recursive: true });
-  await writeFile(join(tmp, 'cache.json'), JSON.stringify(manifest));
-  await rm(cached, { recursive: true, force: true });
-  await rename(tmp, cached).catch(() => rm(tmp, { recursive: true, force: true }));
-}
-
-async function inputStats(paths: readonly string[]): Promise<CacheManifest['inputs']> {
-  const out: CacheManifest['inputs'] = {};
-  for (const p of paths) {
-    const st = await stat(p).catch(() => undefined);
-    if (st) out[p] = { size: st.size, mtimeMs: st.mtimeMs };
-  }
-  return out;
 }
 
 /** Builds one bundle (or takes it from `cacheDir`); throws with esbuild's message when the code does not build. */
@@ -187,22 +153,29 @@ function targetOf(o: BundleOptions): Target {
   };
 }
 
+/** What `bundleFunctions` says while it works (`npm start` prints it). */
+export type BundleProgress = (line: string) => void;
+
+/** How often a build in progress says it still runs. */
+const HEARTBEAT_MS = 5_000;
+
 /**
  * Several bundles (each taken from its `cacheDir` where still valid) built in one esbuild run per
  * set of options: what the functions share (client-node, shared/) is parsed once, not once per
  * function (17 bundles: ~6 s instead of ~29 s on 2 cores). Throws with esbuild's message when one
- * does not build.
+ * does not build. `progress` hears the cache hits, the build and a heartbeat while it runs.
  */
-export async function bundleFunctions(list: readonly BundleOptions[]): Promise<Bundle[]> {
+export async function bundleFunctions(
+  list: readonly BundleOptions[],
+  progress: BundleProgress = () => undefined,
+): Promise<Bundle[]> {
   const targets = list.map(targetOf);
   const out = new Map<Target, Bundle>();
-  const misses: Target[] = [];
-  for (const t of targets) {
-    await mkdir(t.dir, { recursive: true });
-    const hit = t.cached === undefined ? undefined : await fromCache(t.cached, t.dir);
-    if (hit === undefined) misses.push(t);
-    else out.set(t, { name: t.o.name, file: t.file, bytes: hit, cached: true });
-  }
+  for (const t of targets) await mkdir(t.dir, { recursive: true });
+  const misses = await takeCached(targets, out);
+  const n = targets.length;
+  progress(`functions: ${n - misses.length}/${n} bundles from the cache`);
+  if (misses.length === 0) return targets.map((t) => out.get(t)!);
   // one builder per bundle: a second landscape starting meanwhile waits for the first one's build
   const locks = [
     ...new Set(misses.flatMap((t) => (t.cached === undefined ? [] : [`${t.cached}.lock`]))),
@@ -211,19 +184,50 @@ export async function bundleFunctions(list: readonly BundleOptions[]): Promise<B
   try {
     for (const lock of locks) {
       await mkdir(dirname(lock), { recursive: true });
-      releases.push(await buildLock(lock));
+      releases.push(await buildLock(lock, progress));
     }
-    const toBuild: Target[] = [];
-    for (const t of misses) {
-      const hit = t.cached === undefined ? undefined : await fromCache(t.cached, t.dir);
-      if (hit === undefined) toBuild.push(t);
-      else out.set(t, { name: t.o.name, file: t.file, bytes: hit, cached: true });
-    }
-    for (const [t, b] of await buildTargets(toBuild)) out.set(t, b);
+    const toBuild = await takeCached(misses, out);
+    for (const [t, b] of await buildWatched(toBuild, n, progress)) out.set(t, b);
   } finally {
     await Promise.all(releases.map((r) => r()));
   }
   return targets.map((t) => out.get(t)!);
+}
+
+/** Puts the targets still valid in their cache into `out`; returns the others. */
+async function takeCached(targets: readonly Target[], out: Map<Target, Bundle>): Promise<Target[]> {
+  const misses: Target[] = [];
+  const stats: InputStats = new Map();
+  for (const t of targets) {
+    const hit = t.cached === undefined ? undefined : await fromCache(t.cached, t.dir, stats);
+    if (hit === undefined) misses.push(t);
+    else out.set(t, { name: t.o.name, file: t.file, bytes: hit, cached: true });
+  }
+  return misses;
+}
+
+/** buildTargets, saying what it builds, that it still runs every few seconds, and when it is done. */
+async function buildWatched(
+  targets: readonly Target[],
+  total: number,
+  progress: BundleProgress,
+): Promise<Map<Target, Bundle>> {
+  if (targets.length === 0) return new Map();
+  const started = Date.now();
+  const seconds = (): string => ((Date.now() - started) / 1000).toFixed(1);
+  const names = targets.map((t) => t.o.name).join(', ');
+  progress(`functions: bundling ${targets.length}/${total} in one esbuild run: ${names}`);
+  const heartbeat = setInterval(
+    () => progress(`functions: still bundling ${targets.length}/${total} (${seconds()} s)`),
+    HEARTBEAT_MS,
+  );
+  try {
+    const built = await buildTargets(targets);
+    progress(`functions: bundled ${targets.length}/${total} in ${seconds()} s`);
+    return built;
+  } finally {
+    clearInterval(heartbeat);
+  }
 }
 
 /** Builds the targets, one esbuild run per set of options, and caches what has a cache entry. */
@@ -236,6 +240,11 @@ async function buildTargets(targets: readonly Target[]): Promise<Map<Target, Bun
   }
   const out = new Map<Target, Bundle>();
   for (const group of groups.values()) {
+    // what is there may be hard links into the cache (fromCache): esbuild must not write through them
+    for (const t of group) {
+      await rm(t.dir, { recursive: true, force: true });
+      await mkdir(t.dir, { recursive: true });
+    }
     const built = await buildGroup(group);
     for (const t of group) {
       const b = built.get(t)!;
@@ -244,27 +253,6 @@ async function buildTargets(targets: readonly Target[]): Promise<Map<Target, Bun
     }
   }
   return out;
-}
-
-/** A lock older than this is taken as left by a builder that died. */
-const STALE_LOCK_MS = 120_000;
-
-/**
- * Waits until this process holds the lock directory `lock` (mkdir is atomic), or until a lock
- * held elsewhere is stale; returns its release.
- */
-async function buildLock(lock: string): Promise<() => Promise<void>> {
-  for (;;) {
-    try {
-      await mkdir(lock);
-      return () => rm(lock, { recursive: true, force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const st = await stat(lock).catch(() => undefined);
-      if (st && Date.now() - st.mtimeMs > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
-      else await new Promise((r) => setTimeout(r, 200));
-    }
-  }
 }
 
 let building = 0;

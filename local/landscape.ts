@@ -56,6 +56,8 @@ export interface LandscapeOptions {
   audit?: ApiServerOptions['audit'];
   /** Append an audit.k8s.io/v1 Event per API request to this file (`--audit-log`); off by default. */
   auditLogPath?: string;
+  /** Hears what the start is doing, a line per step (`npm start` prints them); default silent. */
+  progress?: (line: string) => void;
 }
 
 export interface Landscape {
@@ -140,6 +142,7 @@ function controlHandler(
 }
 
 async function startApi(opts: LandscapeOptions): Promise<ApiServer> {
+  opts.progress?.(`clusters: starting ${['main', ...opts.clusters].join(', ')}`);
   return startApiServer({
     crdFiles: crdFiles(),
     host: opts.host,
@@ -153,6 +156,27 @@ async function startApi(opts: LandscapeOptions): Promise<ApiServer> {
       ...opts.clusters.filter((c) => c !== 'main').map((name) => ({ name, rbac: opts.rbac })),
     ],
   });
+}
+
+/** The kubeconfig of each cluster: written for the embedded ones, the given one with `--kubeconfig`. */
+async function clusterFiles(
+  api: ApiServer | undefined,
+  opts: LandscapeOptions,
+): Promise<ControlFile['clusters']> {
+  const clusters = api
+    ? await writeKubeconfigs(api, opts.stateDir)
+    : {
+        main: {
+          url: kubeConfigFromFile(opts.kubeconfig!).getCurrentCluster()?.server ?? '',
+          kubeconfig: opts.kubeconfig!,
+        },
+      };
+  opts.progress?.(
+    `clusters: ${Object.entries(clusters)
+      .map(([name, c]) => `${name} ${c.url}`)
+      .join(', ')}`,
+  );
+  return clusters;
 }
 
 type FixtureDelays = Required<Pick<FixtureOptions, 'shootDelayMs' | 'seedDelayMs'>>;
@@ -193,14 +217,7 @@ export async function startLandscape(opts: LandscapeOptions): Promise<Landscape>
   const control: Server = createServer(controlHandler(api, () => runtime, token));
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
   const address = control.address() as { port: number };
-  const clusters = api
-    ? await writeKubeconfigs(api, opts.stateDir)
-    : {
-        main: {
-          url: kubeConfigFromFile(opts.kubeconfig!).getCurrentCluster()?.server ?? '',
-          kubeconfig: opts.kubeconfig!,
-        },
-      };
+  const clusters = await clusterFiles(api, opts);
   const file: ControlFile = { pid: process.pid, url: `http://127.0.0.1:${address.port}`, token, clusters };
   const stop = async (): Promise<void> => {
     await fixtures?.stop();
@@ -215,6 +232,7 @@ export async function startLandscape(opts: LandscapeOptions): Promise<Landscape>
     if (opts.runtime) {
       const kubeconfigPath = clusters.main.kubeconfig;
       runtime = await startRuntime({
+        ...(opts.progress ? { progress: opts.progress } : {}),
         ...opts.runtime,
         stateDir: opts.stateDir,
         kubeconfigPath,

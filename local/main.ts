@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { parseGoDuration } from '@landscape/apimachinery';
 import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fixtureOptions, fixtureSettings, type FixtureCliOptions } from './gardenlet/index.js';
 import { startLandscape, type Landscape, type LandscapeOptions } from './landscape.js';
 import { renderStatus } from './knative/status.js';
@@ -58,6 +58,7 @@ interface CliOptions extends FixtureCliOptions {
   maxScale?: number;
   idleWindow?: number;
   resyncInterval?: number;
+  embeddedSchedules: boolean;
   functionLogs: boolean;
   statusInterval: number;
   kubeconfig?: string;
@@ -88,10 +89,20 @@ function runtimeOptions(program: Command): Command {
     )
     .option(
       '--resync-interval <duration>',
-      "the resync PingSources' interval (label landscape.dev/resync; e.g. 10s; default: their embedded schedule)",
+      "the resync PingSources' interval (label landscape.dev/resync; e.g. 10s; default: their schedule)",
       duration,
     )
-    .option('--no-function-logs', 'keep function logs in .local/logs only (not on stdout)')
+    .option(
+      '--embedded-schedules',
+      "run PingSources on their landscape.dev/embedded-schedule (sub-minute ticks: tests, the drill) instead of their spec.schedule (one-minute granularity, as Knative's)",
+      false,
+    )
+    .option(
+      '--function-logs',
+      'print function logs on stdout too (always in <state-dir>/logs/<function>.log)',
+      false,
+    )
+    .option('--no-function-logs', 'function logs in <state-dir>/logs only (the default)')
     .option(
       '--status-interval <duration>',
       'print the functions table this often when it changed (0: never)',
@@ -180,16 +191,17 @@ function runtimeSettings(o: CliOptions): NonNullable<LandscapeOptions['runtime']
       ...(o.idleWindow !== undefined ? { idleMs: o.idleWindow } : {}),
     },
     ...(o.resyncInterval !== undefined ? { resyncIntervalMs: o.resyncInterval } : {}),
+    embeddedSchedules: o.embeddedSchedules,
     echoLogs: o.functionLogs,
   };
 }
 
-/** Prints the functions table every interval when it changed. */
+/** Prints the functions table now, then every interval when it changed. */
 function printStatus(l: Landscape, intervalMs: number): void {
   const runtime = l.runtime;
   if (!runtime || intervalMs <= 0) return;
   let last = '';
-  const timer = setInterval(() => {
+  const print = (): void => {
     runtime.status().then(
       (rows) => {
         const table = renderStatus(rows);
@@ -198,8 +210,14 @@ function printStatus(l: Landscape, intervalMs: number): void {
       },
       () => undefined,
     );
-  }, intervalMs);
-  timer.unref();
+  };
+  print();
+  setInterval(print, intervalMs).unref();
+}
+
+/** A line of what the start is doing, with the seconds since the process started. */
+function progress(line: string): void {
+  console.log(`[${process.uptime().toFixed(1).padStart(5)} s] ${line}`);
 }
 
 function stopOnSignals(landscape: Landscape): void {
@@ -220,15 +238,17 @@ function stopOnSignals(landscape: Landscape): void {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-function runtimeLines(l: Landscape): string[] {
+function runtimeLines(l: Landscape, stateDir: string): string[] {
   const r = l.runtime;
   if (!r) return [];
+  const rel = relative(process.cwd(), stateDir);
+  const logs = join(rel === '' || rel.startsWith('..') ? stateDir : rel, 'logs', '<function>.log');
   const names = r.knative.services.map((s) => s.name).join(', ');
   return [
     '',
     `Functions (scale to zero, started on their first event): ${names || 'none'}`,
     `  broker ingress ${r.ingressUrl}   activator ${r.activatorUrl} (/status, /metrics)`,
-    `  redis ${r.redisUrl}   logs <state-dir>/logs/<function>.log   dead letters: npm run dlq -- list`,
+    `  redis ${r.redisUrl}   logs ${logs} (--function-logs: on stdout too)   dead letters: npm run dlq -- list`,
   ];
 }
 
@@ -242,12 +262,12 @@ function fixtureLines(l: Landscape): string[] {
   ];
 }
 
-function printUsage(l: Landscape): void {
+function printUsage(l: Landscape, stateDir: string): void {
   const lines = ['The embedded landscape is running.', ''];
   for (const [name, c] of Object.entries(l.control.clusters)) {
     lines.push(`  ${name.padEnd(12)} ${c.url}   kubeconfig: ${c.kubeconfig}`);
   }
-  lines.push(...runtimeLines(l), ...fixtureLines(l));
+  lines.push(...runtimeLines(l, stateDir), ...fixtureLines(l));
   const main = l.control.clusters.main.kubeconfig;
   lines.push(
     '',
@@ -268,8 +288,13 @@ function printUsage(l: Landscape): void {
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv);
-  const landscape = await startLandscape(options.landscape);
-  printUsage(landscape);
+  const l = options.landscape;
+  progress(
+    `npm start: the embedded landscape in ${l.stateDir}${l.runtime ? ` with the functions of ${l.runtime.knativeDirs.length} knative/ folders` : ' (API server only)'}`,
+  );
+  const landscape = await startLandscape({ ...l, progress });
+  progress(`ready`);
+  printUsage(landscape, l.stateDir);
   printStatus(landscape, options.statusIntervalMs);
   stopOnSignals(landscape);
 }

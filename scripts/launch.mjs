@@ -12,8 +12,12 @@
  * (so files found beside a module, such as the CRDs, are found), `process.argv[1]` is the entry
  * file, and the working directory is unchanged. Source maps are written beside the bundle;
  * `NODE_OPTIONS=--enable-source-maps` makes stack traces name the TypeScript lines.
+ *
+ * A rebuild says so on stderr when stderr is a terminal (`npm start` in a shell: seconds of
+ * bundling are never silent), and esbuild's service process is stopped once the bundle is
+ * written: nothing of the build stays running beside the entry.
  */
-import { build, version as esbuildVersion } from 'esbuild';
+import { build, stop as stopEsbuild, version as esbuildVersion } from 'esbuild';
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
@@ -44,6 +48,11 @@ const sourceUrls = {
   },
 };
 
+/** A progress line for a person watching (stderr is a terminal); scripts and tests see nothing. */
+function say(line) {
+  if (process.stderr.isTTY) process.stderr.write(`${line}\n`);
+}
+
 function stamp(path) {
   try {
     const s = statSync(path);
@@ -72,6 +81,8 @@ async function bundleOf(entry) {
   const manifest = join(CACHE, `${name}.json`);
   if (cached(bundle, manifest)) return bundle;
   mkdirSync(CACHE, { recursive: true });
+  const started = Date.now();
+  say(`launch: bundling ${entry} and what it imports (first start, or its sources changed)...`);
   const tmp = `${bundle}.${process.pid}.tmp.mjs`;
   const result = await build({
     entryPoints: [entry],
@@ -87,7 +98,7 @@ async function bundleOf(entry) {
     define: { 'import.meta.url': META_URL },
     plugins: [sourceUrls],
     logLevel: 'error',
-  });
+  }).finally(() => stopEsbuild());
   const inputs = Object.fromEntries(
     Object.keys(result.metafile.inputs).map((p) => [resolve(p), stamp(resolve(p))]),
   );
@@ -104,6 +115,7 @@ async function bundleOf(entry) {
   renameSync(tmp, bundle);
   writeFileSync(`${manifest}.${process.pid}`, JSON.stringify({ key: KEY, entry, inputs }));
   renameSync(`${manifest}.${process.pid}`, manifest);
+  say(`launch: bundled ${entry} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return bundle;
 }
 

@@ -98,6 +98,8 @@ async function startDrillLandscape(o: RunOptions, dir: string, redis: TestRedis)
       configDir: join(dir, 'config'),
       redisUrl: redis.url,
       resyncIntervalMs: o.resyncIntervalMs,
+      // the ticks (requeue, probe, timeouts) every few seconds, as the drill's recovery figures assume
+      embeddedSchedules: true,
       overrides: {},
       echoLogs: false,
     },

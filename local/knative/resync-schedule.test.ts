@@ -96,3 +96,44 @@ describe('pingSpecs', () => {
     expect(r.problems).toHaveLength(2);
   });
 });
+
+describe('pingSpecs with the PingSources own schedules (npm start without --embedded-schedules)', () => {
+  const doc = (name: string, labels: Record<string, string>, embedded: string): Record<string, unknown> => ({
+    apiVersion: 'sources.knative.dev/v1',
+    kind: 'PingSource',
+    metadata: {
+      name,
+      namespace: 'landscape-system',
+      labels,
+      annotations: { 'landscape.dev/embedded-schedule': embedded },
+    },
+    spec: {
+      schedule: name === 'requeue-tick' ? '* * * * *' : '*/5 * * * *',
+      sink: { ref: { apiVersion: 'eventing.knative.dev/v1', kind: 'Broker', name: 'default' } },
+    },
+  });
+  const set = {
+    pingSources: [
+      doc('deployers-resync', { 'landscape.dev/resync': 'true' }, '*/30 * * * * *'),
+      doc('requeue-tick', {}, '* * * * * *'),
+    ],
+  };
+  const resolve = (): string => 'http://ingress/default';
+
+  it('keeps spec.schedule (one-minute cron) and ignores the embedded annotation', () => {
+    const r = pingSpecs(set, resolve, undefined, { embedded: false });
+    expect(r.problems).toEqual([]);
+    expect(r.specs.map((s) => [s.name, s.schedule])).toEqual([
+      ['deployers-resync', '*/5 * * * *'],
+      ['requeue-tick', '* * * * *'],
+    ]);
+  });
+
+  it('still replaces the resync schedule with --resync-interval', () => {
+    const r = pingSpecs(set, resolve, 10_000, { embedded: false });
+    expect(r.specs.map((s) => [s.name, s.schedule])).toEqual([
+      ['deployers-resync', '*/10 * * * * *'],
+      ['requeue-tick', '* * * * *'],
+    ]);
+  });
+});

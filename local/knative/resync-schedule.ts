@@ -1,8 +1,11 @@
 /**
- * The schedules of the embedded landscape's PingSources (`pingSpecs`): each one's
- * `landscape.dev/embedded-schedule`, and `npm start -- --resync-interval <duration>` for the resync PingSources (label
- * `landscape.dev/resync: "true"`, knative/<family>/resync.yaml) in the embedded landscape, which
- * runs six-field cron (seconds first, croner) where Knative has one-minute granularity. Pure.
+ * The schedules of the embedded landscape's PingSources (`pingSpecs`): each one's `spec.schedule`
+ * (one-minute granularity, as Knative's mtping adapter runs it: knative/eventing
+ * pkg/adapter/mtping/runner.go), or with `npm start -- --embedded-schedules` its
+ * `landscape.dev/embedded-schedule` (six-field cron, seconds first, croner: sub-minute ticks that
+ * are MORE generous than Knative, an opt-in for tests and the drill); and `npm start --
+ * --resync-interval <duration>` for the resync PingSources (label `landscape.dev/resync: "true"`,
+ * knative/<family>/resync.yaml). Pure.
  *
  * An interval maps to the cron that fires at that period from the top of its enclosing unit:
  * under a minute `*\/S * * * * *` (S seconds; an S that does not divide 60 also fires at :00 of
@@ -46,16 +49,22 @@ export function withResyncInterval(
   return { ...doc, spec: { ...(doc.spec as object), schedule: resyncSchedule(intervalMs) } };
 }
 
-/** Every PingSource of the manifests with its embedded schedule (and the resync interval); every problem. */
+/**
+ * Every PingSource of the manifests with its schedule: the embedded one when `embedded` (the
+ * default of this function; the runtime passes `npm start`'s choice, whose default is false),
+ * else `spec.schedule`; the resync interval over either. Every problem.
+ */
 export function pingSpecs(
   set: Pick<KnativeSet, 'pingSources'>,
   resolve: (ref: DestinationRef) => string | undefined,
   resyncIntervalMs: number | undefined,
+  { embedded = true }: { embedded?: boolean } = {},
 ): { specs: PingSourceSpec[]; problems: string[] } {
   const specs: PingSourceSpec[] = [];
   const problems: string[] = [];
   for (const doc of set.pingSources) {
-    const r = toSpec(withResyncInterval(withEmbeddedSchedule(doc), resyncIntervalMs), {
+    const scheduled = embedded ? withEmbeddedSchedule(doc) : doc;
+    const r = toSpec(withResyncInterval(scheduled, resyncIntervalMs), {
       allowSeconds: true,
       resolveRef: (ref: SinkRef, namespace: string) => resolve({ ...ref, namespace }),
     });

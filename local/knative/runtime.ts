@@ -42,12 +42,19 @@ export interface RuntimeOptions {
   redisUrl?: string;
   overrides?: ActivatorOverrides;
   /**
-   * The interval of the resync PingSources (label `landscape.dev/resync`): replaces their embedded
-   * schedule (./resync-schedule.ts). Undefined: each one's `landscape.dev/embedded-schedule`.
+   * The interval of the resync PingSources (label `landscape.dev/resync`): replaces their
+   * schedule (./resync-schedule.ts). Undefined: each one's own (see `embeddedSchedules`).
    */
   resyncIntervalMs?: number;
-  /** Print function logs on stdout too (default true). */
+  /**
+   * Run each PingSource on its `landscape.dev/embedded-schedule` (sub-minute ticks, for tests and
+   * the drill) instead of its `spec.schedule` (one-minute granularity, as Knative's). Default false.
+   */
+  embeddedSchedules?: boolean;
+  /** Print function logs on stdout too (default false: `<stateDir>/logs/<function>.log` only). */
   echoLogs?: boolean;
+  /** Hears what the start is doing (bundling, Redis, the event plane); default silent. */
+  progress?: (line: string) => void;
   log: Logger;
   hostEnv?: Readonly<Record<string, string | undefined>>;
   /** The broker ingress's bearer token; default a random one per start. */
@@ -116,7 +123,7 @@ async function bundles(o: RuntimeOptions, set: KnativeSet): Promise<Map<string, 
         cacheDir: resolve('node_modules', '.cache', 'landscape-bundles'),
       });
   }
-  const together = await bundleFunctions(options).catch(() => undefined);
+  const together = await bundleFunctions(options, o.progress).catch(() => undefined);
   for (const b of together ?? []) entries.set(b.name, b.file);
   if (together === undefined)
     for (const b of options)
@@ -227,6 +234,9 @@ async function triggerCounts(metrics: BrokerMetrics, set: KnativeSet): Promise<M
 export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
   const set = await loadKnative(o.knativeDirs);
   if (set.problems.length > 0) throw new RuntimeConfigError(set.problems);
+  o.progress?.(
+    `knative: ${set.services.length} Services, ${set.triggers.length} Triggers, ${set.apiServerSources.length} ApiServerSources, ${set.pingSources.length} PingSources (${o.embeddedSchedules ? 'embedded sub-minute schedules' : 'their own schedules'})`,
+  );
   // before the bundles (seconds of work): a machine without Redis is told at once
   if (!o.redisUrl && findBinary('redis-server') === undefined) throw redisNotInstalled('redis-server');
   const entries = await bundles(o, set);
@@ -253,8 +263,10 @@ async function assemble(
   stoppers: Stopper[],
 ): Promise<Runtime> {
   const log = o.log;
-  const client = createKubeClient(o.kubeConfig, { fieldManager: 'landscape' });
+  // kept alive: every replica start reads the Secrets and ConfigMaps of its env (lookup)
+  const client = createKubeClient(o.kubeConfig, { fieldManager: 'landscape', keepAlive: true });
   const redisUrl = await redis(o, stoppers);
+  o.progress?.(`redis: ${redisUrl}${o.redisUrl ? ' (REDIS_URL)' : ' (a private redis-server)'}`);
   const namespaces = new Set(set.services.map((s) => s.namespace));
   await applyObjects(client, set, log);
   await redisSecrets(client, namespaces, redisUrl);
@@ -262,7 +274,7 @@ async function assemble(
   const registry = new Registry();
   const logs = new FunctionLogs({
     dir: join(o.stateDir, 'logs'),
-    echo: o.echoLogs === false ? null : process.stdout,
+    echo: o.echoLogs === true ? process.stdout : null,
   });
   stoppers.push(() => logs.close());
   // the ingress listens first: its URL is every replica's K_SINK; the plane starts once the
@@ -277,9 +289,11 @@ async function assemble(
   stoppers.push(() => activator.pods.stop());
 
   const faults = new BrokerFaults();
+  o.progress?.(`activator: ${activator.activator.url}; starting the event plane (brokers, sources)`);
   const plane = await startPlane(o, set, open, activator.activator, registry, faults);
   stoppers.push(() => plane.stop());
   await plane.ready();
+  o.progress?.(`event plane: ready (broker ingress ${open.ingressUrl})`);
   return runtime(plane, activator.activator, set, redisUrl, faults, stoppers);
 }
 
@@ -342,7 +356,7 @@ function startPlane(
     manifests: set,
     functionUrl: (namespace, name) => activator.urlFor(namespace, name),
     pingSources: (resolve) => {
-      const ping = pingSpecs(set, resolve, o.resyncIntervalMs);
+      const ping = pingSpecs(set, resolve, o.resyncIntervalMs, { embedded: o.embeddedSchedules === true });
       if (ping.problems.length > 0) throw new RuntimeConfigError(ping.problems);
       return ping.specs;
     },

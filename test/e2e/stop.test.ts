@@ -34,6 +34,8 @@ beforeAll(async () => {
       '--no-default-clusters',
       '--status-interval',
       '0',
+      // the functions' lines on stdout too: none of them may show an error or a stack on Ctrl-C
+      '--function-logs',
       '--data-dir',
       dataDir,
     ],

@@ -234,6 +234,12 @@ export interface StartOptions {
   functions?: boolean;
   /** Extra environment of `npm start` (e.g. REDIS_URL). */
   env?: Record<string, string>;
+  /**
+   * With functions: the PingSources' sub-minute `landscape.dev/embedded-schedule`
+   * (`--embedded-schedules`, the default here: tests wait on ticks) or their own one-minute
+   * `spec.schedule` ('spec', what `npm start` runs by default).
+   */
+  schedules?: 'embedded' | 'spec';
 }
 
 /** Starts `node --import tsx local/main.ts --state-dir <fresh temp dir> ...args` and waits for landscape.json. */
@@ -243,7 +249,8 @@ export async function startLandscape(args: string[] = [], options: StartOptions 
   const cacheDir = join(stateDir, 'kubectl-cache');
   await mkdir(join(stateDir, 'manifests'), { recursive: true });
   await mkdir(home, { recursive: true });
-  const runtime = options.functions ? [] : ['--no-functions'];
+  const schedules = options.schedules === 'spec' ? [] : ['--embedded-schedules'];
+  const runtime = options.functions ? schedules : ['--no-functions'];
   const child = spawn(NODE, [...LAUNCH, 'local/main.ts', '--state-dir', stateDir, ...runtime, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...options.env },

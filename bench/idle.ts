@@ -1,0 +1,275 @@
+/**
+ * `npm run bench -- idle [--settle 120s] [--window 60s] [--schedules spec,embedded]`: what the
+ * embedded landscape (`node scripts/launch.mjs local/main.ts`, every default family, shoot-1, the
+ * fixture controller) costs while nothing happens. Each side starts a landscape of its own, waits
+ * `--settle` after it is ready (the issue's "two minutes after the last work": the start itself is
+ * the last work), then samples its process tree once a second for `--window`: CPU of every process
+ * under it (utime + stime of the live ones plus cutime + cstime, so replicas that exit meanwhile
+ * count through their reaped times), RSS of the tree, the seconds replicas were alive, and any
+ * esbuild process. Sides, one after the other in one run:
+ * - `spec`: what `npm start` runs, each PingSource on its own schedule (one-minute granularity);
+ * - `embedded`: `--embedded-schedules`, the sub-minute ticks tests and the drill opt in to (and the
+ *   default before issue 16).
+ * Goals (issue 16, for `spec`): ≤ 1 % of a core averaged over the window, ≤ 300 MB RSS in all, no
+ * build process. Also printed: start to ready (bundles from the cache or not, as the run found
+ * them). Nothing fails on a figure.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Command, InvalidArgumentError } from 'commander';
+import { parseGoDuration } from '@landscape/apimachinery';
+import { fmt, markdown, parseCommand, ratio, runBenchmark } from './common.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SIDES = ['spec', 'embedded'] as const;
+type Side = (typeof SIDES)[number];
+const GOAL_CPU_PCT = 1;
+const GOAL_RSS_MB = 300;
+const READY_LIMIT_MS = 300_000;
+const CLK_TCK = 100;
+const PAGE = 4096;
+const MB = 2 ** 20;
+
+interface Options {
+  settle: number;
+  window: number;
+  schedules: Side[];
+}
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  cmdline: string;
+  /** utime + stime + cutime + cstime, clock ticks. */
+  cpu: number;
+  /** utime + stime. */
+  own: number;
+  rss: number;
+}
+
+interface Result {
+  side: Side;
+  readyMs: number;
+  bundles: string;
+  cpuPct: number;
+  ownPct: number;
+  rssMeanMb: number;
+  rssMaxMb: number;
+  replicaSeconds: number;
+  esbuild: number;
+}
+
+function duration(v: string): number {
+  try {
+    return parseGoDuration(v);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+}
+
+function sides(v: string): Side[] {
+  const list = v.split(',').map((s) => s.trim());
+  const bad = list.find((s) => !(SIDES as readonly string[]).includes(s));
+  if (bad !== undefined) throw new InvalidArgumentError(`"${bad}": one of ${SIDES.join(', ')}`);
+  return [...new Set(list)] as Side[];
+}
+
+function parse(argv: string[]): Options | number {
+  const cmd = new Command('npm run bench -- idle')
+    .option('--settle <duration>', 'wait after the landscape is ready before measuring', duration, 120_000)
+    .option('--window <duration>', 'how long to measure', duration, 60_000)
+    .option(
+      '--schedules <list>',
+      'sides, in this order (spec: npm start; embedded: --embedded-schedules)',
+      sides,
+      [...SIDES],
+    );
+  return parseCommand<Options>(cmd, argv);
+}
+
+function readProc(pid: string): Proc | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    const own = Number(f[11]) + Number(f[12]);
+    return {
+      pid: Number(pid),
+      ppid: Number(f[1]),
+      cmdline,
+      own,
+      cpu: own + Number(f[13]) + Number(f[14]),
+      rss: Number(f[21]) * PAGE,
+    };
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+/** The root and every process whose parent chain leads to it. */
+export function processTree(root: number): Proc[] {
+  const all = readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map(readProc)
+    .filter((p): p is Proc => p !== undefined);
+  const out = all.filter((p) => p.pid === root);
+  let parents = new Set([root]);
+  while (parents.size > 0) {
+    const next = all.filter((p) => parents.has(p.ppid));
+    out.push(...next);
+    parents = new Set(next.map((p) => p.pid));
+  }
+  return out;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** A replica: neither the landscape itself nor its Redis (the keeper and redis-server) nor a build. */
+const isReplica = (p: Proc, root: number): boolean =>
+  p.pid !== root && !p.cmdline.includes('redis-server') && !p.cmdline.includes('esbuild');
+
+function startSide(side: Side, stateDir: string): { proc: ChildProcess; out: () => string } {
+  const args = ['scripts/launch.mjs', 'local/main.ts', '--state-dir', stateDir, '--status-interval', '0'];
+  const proc = spawn(process.execPath, side === 'embedded' ? [...args, '--embedded-schedules'] : args, {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let text = '';
+  const keep = (chunk: Buffer): void => {
+    text = (text + chunk.toString('utf8')).slice(-20_000);
+  };
+  proc.stdout?.on('data', keep);
+  proc.stderr?.on('data', keep);
+  return { proc, out: () => text };
+}
+
+async function stopSide(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  proc.kill('SIGINT');
+  await Promise.race([exited, sleep(20_000)]);
+  try {
+    process.kill(-proc.pid!, 'SIGKILL');
+  } catch {
+    // the group is gone
+  }
+}
+
+async function ready(proc: ChildProcess, stateDir: string, out: () => string): Promise<void> {
+  const deadline = Date.now() + READY_LIMIT_MS;
+  while (!existsSync(join(stateDir, 'landscape.json'))) {
+    if (proc.exitCode !== null) throw new Error(`the landscape exited (${proc.exitCode}):\n${out()}`);
+    if (Date.now() > deadline)
+      throw new Error(`the landscape was not ready in ${READY_LIMIT_MS} ms:\n${out()}`);
+    await sleep(100);
+  }
+}
+
+/** Samples the tree once a second for the window. */
+async function sample(root: number, windowMs: number): Promise<Omit<Result, 'side' | 'readyMs' | 'bundles'>> {
+  const sum = (procs: Proc[], k: 'cpu' | 'own' | 'rss'): number => procs.reduce((n, p) => n + p[k], 0);
+  const first = processTree(root);
+  const own0 = first.find((p) => p.pid === root)?.own ?? 0;
+  const t0 = performance.now();
+  const rss: number[] = [];
+  let replicaSeconds = 0;
+  let esbuild = 0;
+  let last = first;
+  while (performance.now() - t0 < windowMs) {
+    await sleep(1_000);
+    last = processTree(root);
+    rss.push(sum(last, 'rss'));
+    replicaSeconds += last.filter((p) => isReplica(p, root)).length;
+    esbuild += last.filter((p) => p.cmdline.includes('esbuild')).length;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = (sum(last, 'cpu') - sum(first, 'cpu')) / CLK_TCK;
+  const own = ((last.find((p) => p.pid === root)?.own ?? own0) - own0) / CLK_TCK;
+  return {
+    cpuPct: (100 * cpu) / seconds,
+    ownPct: (100 * own) / seconds,
+    rssMeanMb: rss.reduce((a, b) => a + b, 0) / rss.length / MB,
+    rssMaxMb: Math.max(...rss) / MB,
+    replicaSeconds,
+    esbuild,
+  };
+}
+
+async function measureSide(side: Side, o: Options): Promise<Result> {
+  const stateDir = await mkdtemp(join(tmpdir(), `bench-idle-${side}-`));
+  const t0 = performance.now();
+  const { proc, out } = startSide(side, stateDir);
+  const stop = (): void => void stopSide(proc);
+  process.once('exit', stop);
+  try {
+    await ready(proc, stateDir, out);
+    const readyMs = performance.now() - t0;
+    const bundles = /functions: (\d+\/\d+) bundles from the cache/.exec(out())?.[1] ?? '?';
+    console.log(`${side}: ready after ${fmt(readyMs / 1000, 1)} s; settling ${o.settle / 1000} s`);
+    await sleep(o.settle);
+    const m = await sample(proc.pid!, o.window);
+    return { side, readyMs, bundles, ...m };
+  } finally {
+    process.off('exit', stop);
+    await stopSide(proc);
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+async function measure(o: Options): Promise<Result[]> {
+  const out: Result[] = [];
+  for (const side of o.schedules) out.push(await measureSide(side, o));
+  return out;
+}
+
+function report(o: Options, results: Result[]): string[] {
+  console.log(
+    `Idle landscape: ${o.settle / 1000} s after ready, measured over ${o.window / 1000} s (every process under it)\n`,
+  );
+  console.log(
+    markdown(
+      [
+        'schedules',
+        'ready',
+        'bundles cached',
+        'CPU, % of a core',
+        'landscape process alone',
+        'RSS mean',
+        'RSS max',
+        'replica-s in window',
+        'esbuild seen',
+        'CPU ÷ goal (1 %)',
+        'RSS mean ÷ goal (300 MB)',
+      ],
+      results.map((r) => [
+        r.side === 'spec' ? 'own (npm start)' : 'embedded (--embedded-schedules)',
+        `${fmt(r.readyMs / 1000, 1)} s`,
+        r.bundles,
+        `${fmt(r.cpuPct, 2)} %`,
+        `${fmt(r.ownPct, 2)} %`,
+        `${fmt(r.rssMeanMb)} MB`,
+        `${fmt(r.rssMaxMb)} MB`,
+        fmt(r.replicaSeconds),
+        String(r.esbuild),
+        ratio(r.cpuPct, GOAL_CPU_PCT),
+        ratio(r.rssMeanMb, GOAL_RSS_MB),
+      ]),
+    ),
+  );
+  const [a, b] = results;
+  if (a && b)
+    console.log(
+      `\n${a.side} ÷ ${b.side}: CPU ${ratio(a.cpuPct, b.cpuPct)}, RSS mean ${ratio(a.rssMeanMb, b.rssMeanMb)}`,
+    );
+  return [];
+}
+
+export function run(argv: string[]): Promise<number> {
+  return runBenchmark(argv, { name: 'idle', detailed: true, parse, measure, report });
+}
