@@ -2,7 +2,9 @@
  * esbuild bundles of the functions (`functions/<name>/handler.ts`):
  * - `server.js`: self-starting (the handler, the Functions Framework and every dependency in
  *   one file; `node server.js` serves on PORT): what a Knative container and the embedded
- *   activator's replicas run. One file to load is the cheapest cold start.
+ *   activator's replicas run. One file to load is the cheapest cold start. CommonJS, with
+ *   `preload.js` beside it (`node --require ./preload.js server.js`: V8's code cache of the
+ *   bundle, written after its first response, and the activator's orphan guard).
  * - `index.js`: the handler module for Google Cloud Functions, which brings its own Functions
  *   Framework (left external and named in the folder's package.json).
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
@@ -79,10 +81,12 @@ function serverEntry(handler: string, name: string): string {
   ].join('\n');
 }
 
-function packageJson(name: string, kind: BundleKind): string {
+function packageJson(name: string, kind: BundleKind, commonjs: boolean): string {
+  const start = commonjs ? 'node --require ./preload.js server.js' : 'node server.js';
+  const type = commonjs ? 'commonjs' : 'module';
   const pkg =
     kind === 'server'
-      ? { name, private: true, type: 'module', main: 'server.js', scripts: { start: 'node server.js' } }
+      ? { name, private: true, type, main: 'server.js', scripts: { start } }
       : {
           name,
           private: true,
@@ -117,7 +121,13 @@ function cacheKey(o: BundleOptions, handler: string): string {
   // the output folder is not part of the key: a cached bundle's source map has an absolute
   // sourceRoot (buildFunction), so it names the right sources from wherever it is copied to
   const { cacheDir: _c, outDir: _o, ...options } = o;
-  const id = JSON.stringify({ options, handler, esbuild: esbuildVersion, node: process.version });
+  const id = JSON.stringify({
+    options,
+    handler,
+    esbuild: esbuildVersion,
+    node: process.version,
+    format: isCommonJs(o) ? 'cjs+preload' : 'esm',
+  });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }
 
@@ -295,6 +305,18 @@ function sourceMapOptions(o: BundleOptions, dir: string): Pick<BuildOptions, 'so
 
 const ENTRY = 'landscape-server-entry';
 
+/**
+ * A self-contained `server.js` is CommonJS, with `preload.js` beside it (shared/serve/preload.ts:
+ * V8's code cache for the bundle, which Node 20 offers for CommonJS only through `vm.Script`,
+ * and the orphan guard). The Cloud Functions module and the bench's `externalPackages` bundle stay
+ * ES modules: @kubernetes/client-node is ESM only, and Node 20 cannot require() it from disk.
+ */
+function isCommonJs(o: BundleOptions): boolean {
+  return o.kind === 'server' && !o.externalPackages;
+}
+
+const PRELOAD = resolve('shared/serve/preload.ts');
+
 /** The generated `server.js` entries (`main(<name>)` after the handler's import), one per function. */
 function serverEntries(group: readonly Target[]): Plugin {
   const handlers = new Map(group.map((t) => [t.o.name, handlerOf(t.o)]));
@@ -320,22 +342,26 @@ async function buildGroup(
 ): Promise<Map<Target, { bytes: number }> & { inputs: CacheManifest['inputs'] }> {
   const o = group[0].o;
   const server = o.kind === 'server';
+  const commonjs = isCommonJs(o);
   const result = await build({
-    entryPoints: group.map((t) => ({
-      in: server ? `${ENTRY}:${t.o.name}` : handlerOf(t.o),
-      out: `${t.o.name}/${server ? 'server' : 'index'}`,
-    })),
+    entryPoints: group.flatMap((t) => [
+      {
+        in: server ? `${ENTRY}:${t.o.name}` : handlerOf(t.o),
+        out: `${t.o.name}/${server ? 'server' : 'index'}`,
+      },
+      ...(commonjs ? [{ in: PRELOAD, out: `${t.o.name}/preload` }] : []),
+    ]),
     outdir: o.outDir,
     bundle: true,
     platform: 'node',
     target: 'node20',
-    format: 'esm',
+    format: commonjs ? 'cjs' : 'esm',
     minify: o.minify ?? true,
     ...sourceMapOptions(o, join(o.outDir, '_')),
     metafile: true,
     plugins: [serverEntries(group), ...(o.externalPackages ? [externalNpmPackages] : [])],
     ...(o.kind === 'module' ? { external: ['@google-cloud/functions-framework'] } : {}),
-    banner: { js: REQUIRE_SHIM },
+    ...(commonjs ? {} : { banner: { js: REQUIRE_SHIM } }),
     logLevel: 'silent',
   });
   const outputs = new Map(
@@ -343,7 +369,7 @@ async function buildGroup(
   );
   const built = new Map<Target, { bytes: number }>();
   for (const t of group) {
-    await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind));
+    await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind, commonjs));
     built.set(t, { bytes: outputs.get(resolve(t.file)) ?? 0 });
   }
   const inputs = await inputStats(Object.keys(result.metafile.inputs).map((p) => resolve(p)));
