@@ -46,7 +46,7 @@ type Compiled = (
   dirname: string,
 ) => unknown;
 
-function compileCached(module: CjsModule, content: string, filename: string): unknown {
+function compile(content: string, filename: string): Script {
   const key = bundleKey(filename);
   const cacheFile = `${filename}${CACHE_SUFFIX}`;
   const cachedData = key === undefined ? undefined : readCache(cacheFile, key);
@@ -62,6 +62,10 @@ function compileCached(module: CjsModule, content: string, filename: string): un
     cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
   if (key !== undefined && shouldWrite(use))
     setAfterFirstResponse(() => void writeCache(cacheFile, key, script.createCachedData()));
+  return script;
+}
+
+function run(script: Script, module: CjsModule, filename: string): unknown {
   const fn = script.runInThisContext() as Compiled;
   return fn.call(
     module.exports,
@@ -82,7 +86,14 @@ function cacheMainModule(): void {
   proto._compile = function (this: CjsModule, content: string, filename: string): unknown {
     if (filename !== main) return original.call(this, content, filename);
     proto._compile = original;
-    return compileCached(this, content, filename);
+    let script: Script;
+    try {
+      script = compile(content, filename);
+    } catch {
+      // not a CommonJS script (Node 22+ detects ES module syntax in its own loader): as without us
+      return original.call(this, content, filename);
+    }
+    return run(script, this, filename);
   };
 }
 
