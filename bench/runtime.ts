@@ -147,8 +147,8 @@ function notes(m: Measured, o: RuntimeOptions): string[] {
     `Cold start: from just before spawn to the first 2xx to a binary-mode CloudEvent POSTed every ${o.pollMs} ms`,
     `(a new connection per attempt); the variants run round-robin, one process at a time, after one unmeasured`,
     `round. Bundles are local/bundle.ts "server" bundles (minified, CommonJS). "bundled" = as a replica and the`,
-    `image start it: node --require preload.js server.js, with the V8 code cache a training start (same env, one`,
-    `event) wrote; "bundled, no code cache" = node server.js; "unbundled" = externalPackages (project code bundled`,
+    `image start it: node --require preload.cjs server.cjs, with the V8 code cache a training start (same env, one`,
+    `event) wrote; "bundled, no code cache" = node server.cjs; "unbundled" = externalPackages (project code bundled`,
     `as an ES module, node_modules loaded from disk). Each process gets only PATH, HOME, PORT, POD_NAME (+ its config env).`,
     m.redis
       ? 'requeue-tick gets REDIS_URL of a private empty redis-server: its first event connects and finds nothing due.'

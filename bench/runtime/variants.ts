@@ -2,7 +2,7 @@
  * What the runtime bench starts: bare `node -e 0`, and each function as a `server` bundle built by
  * `local/bundle.ts`:
  * - `bundled`: one CommonJS file, the framework inside, started as a replica and the image start
- *   it (`node --require preload.js server.js`) with the code cache a training start wrote
+ *   it (`node --require preload.cjs server.cjs`) with the code cache a training start wrote
  *   (shared/serve/train.ts, with the same environment as the measured starts);
  * - `bundled, no code cache`: the same file as `node server.js`;
  * - `unbundled` (`externalPackages`): only the project's code bundled (an ES module),
@@ -88,7 +88,7 @@ export async function buildVariants(
         continue;
       }
       await trainCodeCache(bundle.file, { env: childEnv(envFor(f.name)) });
-      out.push(variant('bundled', ['--require', join(resolve(bundle.file, '..'), 'preload.js')]));
+      out.push(variant('bundled', ['--require', join(resolve(bundle.file, '..'), 'preload.cjs')]));
       out.push(variant('bundled, no code cache', []));
     }
   }

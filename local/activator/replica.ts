@@ -9,7 +9,7 @@
  * landscape only, which stops the replicas in order (SIGTERM: the request in flight is finished)
  * after the sources and before Redis. So that a replica never outlives a landscape that was
  * killed outright, it has an IPC channel to the landscape and exits when that closes: the bundle's
- * `preload.js` (shared/serve/preload.ts, loaded with `--require` before the bundle, which also
+ * `preload.cjs` (shared/serve/preload.ts, loaded with `--require` before the bundle, which also
  * gives it V8's code cache), or ORPHAN_GUARD for an entry without one. Upstream: the kubelet stops
  * a Pod's containers with SIGTERM and the grace period
  * (pkg/kubelet/kuberuntime/kuberuntime_container.go killContainer).
@@ -23,17 +23,17 @@ import { createInterface } from 'node:readline';
 export type LogStream = 'stdout' | 'stderr';
 
 /**
- * Loaded into a replica whose bundle has no `preload.js` (`node --import`): exits when the IPC
+ * Loaded into a replica whose bundle has no `preload.cjs` (`node --import`): exits when the IPC
  * channel to the landscape closes (the landscape is gone), without keeping the replica alive by
  * itself. An ES module import: it brings Node's ESM loader into the process (≈ 60 ms of CPU,
- * 9 MB), which `preload.js` does not.
+ * 9 MB), which `preload.cjs` does not.
  */
 export const ORPHAN_GUARD =
   'data:text/javascript,process.on("disconnect",()=>process.exit(1));process.channel?.unref();';
 
-/** The node arguments before the entry: its `preload.js` when it has one, else ORPHAN_GUARD. */
+/** The node arguments before the entry: its `preload.cjs` when it has one, else ORPHAN_GUARD. */
 export function preloadArgs(entry: string, hasFile: (path: string) => boolean = existsSync): string[] {
-  const preload = join(dirname(entry), 'preload.js');
+  const preload = join(dirname(entry), 'preload.cjs');
   return hasFile(preload) ? ['--require', preload] : ['--import', ORPHAN_GUARD];
 }
 export type LineSink = (stream: LogStream, line: string) => void;

@@ -1,15 +1,15 @@
 /**
- * V8's code cache for a `server.js` bundle: what `preload.js` (./preload.ts, `node --require
- * ./preload.js server.js`) uses so that a replica's cold start does not parse and compile the
+ * V8's code cache for a server bundle (`server.cjs`): what `preload.cjs` (./preload.ts, `node
+ * --require ./preload.cjs server.js`) uses so that a replica's cold start does not parse and compile the
  * bundle again. Node 20 has no built-in compile cache for user code (`module.enableCompileCache`
  * arrives in Node 22.1), so the main module is compiled as Node's CommonJS loader compiles it
  * (`Module.wrap`, lib/internal/modules/cjs/loader.js `wrapSafe`) but through `vm.Script` with
  * `cachedData`: the `vm` API every Node version has.
  *
- * The cache file (`server.js.codecache`) is the data of `script.createCachedData()` taken after
+ * The cache file (`server.cjs.codecache`) is the data of `script.createCachedData()` taken after
  * the process answered its first request (so it holds the functions that request compiled,
  * not only the top level), behind a header naming the bundle it was made from (size and mtime of
- * server.js, Node's version and architecture). V8 itself refuses data of another V8 version or
+ * server.cjs, Node's version and architecture). V8 itself refuses data of another V8 version or
  * other flags (`cachedDataRejected`), but it checks only the source's length: the header is what
  * keeps a cache from a different bundle of the same length from being used. A cache that is
  * missing, of another bundle or refused is not an error: the bundle compiles as without a cache,

@@ -6,7 +6,7 @@
  * stack for a GET; errors as JSON lines), stops gracefully on SIGTERM (no new requests, in-flight
  * ones finish, connections closed as they turn idle, then exit 0) where the framework's own
  * `main` exits at once, and exits 1 on an uncaught exception, as the framework's `main` does, so
- * the platform replaces the replica. Once the first response is sent it runs what `preload.js`
+ * the platform replaces the replica. Once the first response is sent it runs what `preload.cjs`
  * left for that moment (writing the code cache, ./preload.ts).
  */
 import type { Server, ServerResponse } from 'node:http';

@@ -1,17 +1,20 @@
 /**
- * `preload.js` of a `server.js` bundle, loaded before it: `node --require ./preload.js server.js`
- * (the package.json `start` script, the image's NODE_OPTIONS, the embedded activator's replicas).
- * Without it `node server.js` runs exactly the same code, only slower to start.
+ * `preload.cjs` of a server bundle, loaded before it: `node --require ./preload.cjs server.js`
+ * (the package.json `start` script, the image's NODE_OPTIONS) or `... server.cjs` (the embedded
+ * activator's replicas; server.js only loads server.cjs). Without it the same code runs, only
+ * slower to start.
  *
  * - The orphan guard: a process started with an IPC channel (a replica of the embedded
  *   activator) exits when the channel closes — the landscape that started it is gone — and the
  *   channel does not keep it running by itself. A process without a channel (a Knative container,
  *   `npm start` of the folder) is not touched. It replaces `node --import <data: URL>`, which
  *   brought Node's ES module loader into every replica (≈ 60 ms of CPU and 9 MB).
- * - The code cache (./code-cache.ts): the main module compiles with V8's cached data when a cache
- *   made for it exists, and writes one after its first response when none was used. Skipped when
+ * - The code cache (./code-cache.ts): the bundle (the main module, or the `.cjs` of the same name
+ *   that a `.js` main loads) compiles with V8's cached data when a cache made for it exists, and
+ *   writes one after its first response when none was used. Skipped when
  *   source maps are on (`--enable-source-maps`: Node maps stacks of what its own loader compiled)
- *   or with LANDSCAPE_CODE_CACHE=off.
+ *   or with LANDSCAPE_CODE_CACHE=off; LANDSCAPE_CODE_CACHE=report prints whether the cache was
+ *   accepted, rejected by V8, or none was there for this bundle (one JSON line on stderr).
  */
 import Module from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -60,6 +63,10 @@ function compile(content: string, filename: string): Script {
   });
   const use: CacheUse =
     cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+  if (process.env['LANDSCAPE_CODE_CACHE'] === 'report')
+    process.stderr.write(
+      `${JSON.stringify({ logger: 'preload', msg: 'code cache', file: cacheFile, use })}\n`,
+    );
   if (key !== undefined && shouldWrite(use))
     setAfterFirstResponse(() => void writeCache(cacheFile, key, script.createCachedData()));
   return script;
@@ -80,11 +87,12 @@ function run(script: Script, module: CjsModule, filename: string): unknown {
 function cacheMainModule(): void {
   if (process.env['LANDSCAPE_CODE_CACHE'] === 'off' || process.sourceMapsEnabled) return;
   const main = process.argv[1] ? resolve(process.argv[1]) : undefined;
-  if (!main?.endsWith('.js')) return;
+  if (!main || !/\.c?js$/.test(main)) return;
+  const bundles = new Set([main, main.replace(/\.c?js$/, '.cjs')]);
   const proto = Module.prototype as unknown as CjsModule;
   const original = proto._compile;
   proto._compile = function (this: CjsModule, content: string, filename: string): unknown {
-    if (filename !== main) return original.call(this, content, filename);
+    if (!bundles.has(filename)) return original.call(this, content, filename);
     proto._compile = original;
     let script: Script;
     try {

@@ -1,7 +1,7 @@
 /**
- * A training start of a `server.js` bundle: the process is started as a replica starts it
- * (`node --require ./preload.js server.js`, PORT=0), gets one binary-mode CloudEvent, and writes
- * its code cache (`server.js.codecache`, ./code-cache.ts) once it has answered; then it is
+ * A training start of a server bundle (`server.cjs`): the process is started as a replica starts
+ * it (`node --require ./preload.cjs server.cjs`, PORT=0), gets one binary-mode CloudEvent, and
+ * writes its code cache (`server.cjs.codecache`, ./code-cache.ts) once it has answered; then it is
  * killed. What the image build (scripts/build.ts, the Dockerfile) and the runtime bench run, with
  * the node that will run the bundle: V8 refuses a cache of another version or other flags.
  *
@@ -78,13 +78,13 @@ interface Started {
   kill(): void;
 }
 
-function start(serverJs: string, o: TrainOptions): Started {
+function start(serverCjs: string, o: TrainOptions): Started {
   const env = {
     ...(o.env ?? { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' }),
     PORT: '0',
   };
-  const preload = join(dirname(serverJs), 'preload.js');
-  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), '--require', preload, serverJs], {
+  const preload = join(dirname(serverCjs), 'preload.cjs');
+  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), '--require', preload, serverCjs], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -105,19 +105,19 @@ function start(serverJs: string, o: TrainOptions): Started {
   };
 }
 
-/** Writes `<server.js>.codecache` by a training start; the cache file, or an error with the output. */
-export async function trainCodeCache(serverJs: string, o: TrainOptions = {}): Promise<string> {
-  const cacheFile = `${serverJs}${CACHE_SUFFIX}`;
+/** Writes `<server.cjs>.codecache` by a training start; the cache file, or an error with the output. */
+export async function trainCodeCache(serverCjs: string, o: TrainOptions = {}): Promise<string> {
+  const cacheFile = `${serverCjs}${CACHE_SUFFIX}`;
   rmSync(cacheFile, { force: true });
-  const p = start(serverJs, o);
+  const p = start(serverCjs, o);
   const deadline = Date.now() + (o.timeoutMs ?? 30_000);
   try {
     await until(() => p.port() !== undefined || p.exited(), deadline);
     const port = p.port();
-    if (port === undefined) throw new Error(`${serverJs}: did not serve\n${p.output()}`);
+    if (port === undefined) throw new Error(`${serverCjs}: did not serve\n${p.output()}`);
     await postEvent(port);
     await until(() => existsSync(cacheFile) || p.exited(), deadline);
-    if (!existsSync(cacheFile)) throw new Error(`${serverJs}: wrote no code cache\n${p.output()}`);
+    if (!existsSync(cacheFile)) throw new Error(`${serverCjs}: wrote no code cache\n${p.output()}`);
     return cacheFile;
   } finally {
     p.kill();
