@@ -2,9 +2,12 @@
  * esbuild bundles of the functions (`functions/<name>/handler.ts`):
  * - `server.js`: self-starting (the handler, the Functions Framework and every dependency in
  *   one file; `node server.js` serves on PORT): what a Knative container and the embedded
- *   activator's replicas run. One file to load is the cheapest cold start. CommonJS, with
- *   `preload.js` beside it (`node --require ./preload.js server.js`: V8's code cache of the
- *   bundle, written after its first response, and the activator's orphan guard).
+ *   activator's replicas run. One file to load is the cheapest cold start. The code is
+ *   `server.cjs` (CommonJS), which `server.js` loads (two lines of ES module: the folder's
+ *   package.json is `"type": "module"` for the Cloud Functions module beside it), with
+ *   `preload.cjs` (`node --require ./preload.cjs server.js`: V8's code cache of the bundle,
+ *   written after its first response, and the activator's orphan guard). A bundle's `file` is
+ *   server.cjs: the activator starts it without the two lines.
  * - `index.js`: the handler module for Google Cloud Functions, which brings its own Functions
  *   Framework (left external and named in the folder's package.json).
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
@@ -82,11 +85,10 @@ function serverEntry(handler: string, name: string): string {
 }
 
 function packageJson(name: string, kind: BundleKind, commonjs: boolean): string {
-  const start = commonjs ? 'node --require ./preload.js server.js' : 'node server.js';
-  const type = commonjs ? 'commonjs' : 'module';
+  const start = commonjs ? 'node --require ./preload.cjs server.js' : 'node server.js';
   const pkg =
     kind === 'server'
-      ? { name, private: true, type, main: 'server.js', scripts: { start } }
+      ? { name, private: true, type: 'module', main: 'server.js', scripts: { start } }
       : {
           name,
           private: true,
@@ -188,7 +190,7 @@ function targetOf(o: BundleOptions): Target {
   const handler = handlerOf(o);
   if (!existsSync(handler)) throw new Error(`no handler at ${handler}`);
   const dir = join(o.outDir, o.name);
-  const file = join(dir, o.kind === 'server' ? 'server.js' : 'index.js');
+  const file = join(dir, o.kind === 'server' ? (isCommonJs(o) ? 'server.cjs' : 'server.js') : 'index.js');
   return {
     o,
     dir,
@@ -306,14 +308,19 @@ function sourceMapOptions(o: BundleOptions, dir: string): Pick<BuildOptions, 'so
 const ENTRY = 'landscape-server-entry';
 
 /**
- * A self-contained `server.js` is CommonJS, with `preload.js` beside it (shared/serve/preload.ts:
- * V8's code cache for the bundle, which Node 20 offers for CommonJS only through `vm.Script`,
- * and the orphan guard). The Cloud Functions module and the bench's `externalPackages` bundle stay
- * ES modules: @kubernetes/client-node is ESM only, and Node 20 cannot require() it from disk.
+ * A self-contained server bundle is CommonJS (`server.cjs`), with `preload.cjs` beside it
+ * (shared/serve/preload.ts: V8's code cache for the bundle, which Node 20 offers for CommonJS only
+ * through `vm.Script`, and the orphan guard). The Cloud Functions module and the bench's
+ * `externalPackages` bundle stay ES modules: @kubernetes/client-node is ESM only, and Node 20
+ * cannot require() it from disk.
  */
 function isCommonJs(o: BundleOptions): boolean {
   return o.kind === 'server' && !o.externalPackages;
 }
+
+/** `server.js` of a CommonJS server bundle: loads server.cjs (what `node server.js` runs). */
+const SERVER_JS =
+  "import { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./server.cjs');\n";
 
 const PRELOAD = resolve('shared/serve/preload.ts');
 
@@ -356,6 +363,7 @@ async function buildGroup(
     platform: 'node',
     target: 'node20',
     format: commonjs ? 'cjs' : 'esm',
+    ...(commonjs ? { outExtension: { '.js': '.cjs' } } : {}),
     minify: o.minify ?? true,
     ...sourceMapOptions(o, join(o.outDir, '_')),
     metafile: true,
@@ -370,6 +378,7 @@ async function buildGroup(
   const built = new Map<Target, { bytes: number }>();
   for (const t of group) {
     await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind, commonjs));
+    if (commonjs) await writeFile(join(t.dir, 'server.js'), SERVER_JS);
     built.set(t, { bytes: outputs.get(resolve(t.file)) ?? 0 });
   }
   const inputs = await inputStats(Object.keys(result.metafile.inputs).map((p) => resolve(p)));
