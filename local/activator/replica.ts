@@ -40,7 +40,7 @@ export type LineSink = (stream: LogStream, line: string) => void;
 
 export interface ReplicaOptions {
   id: string;
-  /** The `server.js` bundle. */
+  /** The bundle to run: `server.cjs` (with `preload.cjs` beside it) or a `server.js`. */
   entry: string;
   env: Record<string, string>;
   /** Extra node flags (e.g. `--enable-source-maps`). */
