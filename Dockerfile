@@ -8,8 +8,9 @@
 # NODE_OPTIONS turns them on, so a stack names the TypeScript file and line. NODE_OPTIONS also
 # preloads /app/functions/preload.cjs (shared/serve/preload.ts; a Service's command names only its
 # server.js): the orphan guard (a no-op without an IPC channel) and V8's code cache of the bundle,
-# which it skips while source maps are on (Node maps only what its own loader compiled): drop
-# --enable-source-maps from a Service's NODE_OPTIONS for the faster cold start (README "Runtime").
+# which it skips while source maps are on (Node maps only what its own loader compiled). So on a
+# cluster the code cache is not used today: the image has no trained cache, and the Services'
+# readOnlyRootFilesystem keeps a replica from writing one (README "Runtime": what is left).
 #
 # Stage 1: install (dev dependencies included: esbuild, tsx) and bundle. `npm run build` writes
 # dist/functions/<name>/server.js — the handler, the Functions Framework and every dependency
