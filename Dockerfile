@@ -4,7 +4,7 @@
 #
 # Node 24 (LTS, supported until 2028-04-30; Node 20 reached end of life on 2026-04-30). The
 # bundles target node20 (local/bundle.ts), so the same code runs on the Node 20 of local
-# development and on this image. Source maps: every bundle has its server.js.map beside it and
+# development and on this image. Source maps: every bundle has its server.cjs.map beside it and
 # NODE_OPTIONS turns them on, so a stack names the TypeScript file and line. NODE_OPTIONS also
 # preloads /app/functions/preload.cjs (shared/serve/preload.ts; a Service's command names only its
 # server.js): the orphan guard (a no-op without an IPC channel) and V8's code cache of the bundle,
