@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ORPHAN_GUARD, preloadArgs } from './replica.js';
 
 describe('preloadArgs', () => {
@@ -19,6 +20,12 @@ describe('preloadArgs', () => {
       '/s/functions/g/server.js',
       ['/s/functions/f/preload.cjs'],
       ['--import', ORPHAN_GUARD],
+    ],
+    [
+      'a relative entry: the preload by its absolute path',
+      'fns/f/server.cjs',
+      [resolve('fns/f/preload.cjs')],
+      ['--require', resolve('fns/f/preload.cjs')],
     ],
   ])('%s', (_what, entry, files, args) => {
     expect(preloadArgs(entry, (p) => files.includes(p))).toEqual(args);

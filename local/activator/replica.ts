@@ -17,7 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { dirname, join } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export type LogStream = 'stdout' | 'stderr';
@@ -33,7 +33,8 @@ export const ORPHAN_GUARD =
 
 /** The node arguments before the entry: its `preload.cjs` when it has one, else ORPHAN_GUARD. */
 export function preloadArgs(entry: string, hasFile: (path: string) => boolean = existsSync): string[] {
-  const preload = join(dirname(entry), 'preload.cjs');
+  // absolute: `--require` takes a bare relative path for a package name
+  const preload = resolve(dirname(entry), 'preload.cjs');
   return hasFile(preload) ? ['--require', preload] : ['--import', ORPHAN_GUARD];
 }
 export type LineSink = (stream: LogStream, line: string) => void;

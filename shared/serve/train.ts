@@ -14,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { dirname, join } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { CACHE_SUFFIX } from './code-cache.js';
 
@@ -85,7 +85,8 @@ function start(serverCjs: string, o: TrainOptions): Started {
     ...(o.env ?? { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' }),
     PORT: '0',
   };
-  const preload = join(dirname(serverCjs), 'preload.cjs');
+  // absolute: `--require` takes a bare relative path for a package name
+  const preload = resolve(dirname(serverCjs), 'preload.cjs');
   const child = spawn(process.execPath, [...(o.nodeArgs ?? []), '--require', preload, serverCjs], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
