@@ -4,12 +4,17 @@
 #
 # Node 24 (LTS, supported until 2028-04-30; Node 20 reached end of life on 2026-04-30). The
 # bundles target node20 (local/bundle.ts), so the same code runs on the Node 20 of local
-# development and on this image. Source maps: every bundle has its server.js.map beside it and
-# NODE_OPTIONS turns them on, so a stack names the TypeScript file and line.
+# development and on this image. Source maps: every bundle has its server.cjs.map beside it and
+# NODE_OPTIONS turns them on, so a stack names the TypeScript file and line. NODE_OPTIONS also
+# preloads /app/functions/preload.cjs (shared/serve/preload.ts; a Service's command names only its
+# server.js): the orphan guard (a no-op without an IPC channel) and V8's code cache of the bundle,
+# which it skips while source maps are on (Node maps only what its own loader compiled). So on a
+# cluster the code cache is not used today: the image has no trained cache, and the Services'
+# readOnlyRootFilesystem keeps a replica from writing one (README "Runtime": what is left).
 #
 # Stage 1: install (dev dependencies included: esbuild, tsx) and bundle. `npm run build` writes
 # dist/functions/<name>/server.js — the handler, the Functions Framework and every dependency
-# in one file — so the runtime stage needs no node_modules.
+# in one CommonJS file (server.cjs, which server.js loads), preload.cjs beside it — so the runtime stage needs no node_modules.
 FROM node:24-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -28,7 +33,7 @@ RUN npx esbuild scripts/event-service/main.ts --bundle --platform=node --format=
 # Stage 2: Node and the bundles, nothing else, as a non-root user (65532, "nonroot").
 FROM node:24-slim
 ENV NODE_ENV=production
-ENV NODE_OPTIONS=--enable-source-maps
+ENV NODE_OPTIONS="--enable-source-maps --require=/app/functions/preload.cjs"
 WORKDIR /app
 COPY --from=build --chown=65532:65532 /src/dist/functions /app/functions
 COPY --from=build --chown=65532:65532 /src/dist/events /app/events

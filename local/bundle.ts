@@ -2,7 +2,12 @@
  * esbuild bundles of the functions (`functions/<name>/handler.ts`):
  * - `server.js`: self-starting (the handler, the Functions Framework and every dependency in
  *   one file; `node server.js` serves on PORT): what a Knative container and the embedded
- *   activator's replicas run. One file to load is the cheapest cold start.
+ *   activator's replicas run. One file to load is the cheapest cold start. The code is
+ *   `server.cjs` (CommonJS), which `server.js` loads (two lines of ES module: the folder's
+ *   package.json is `"type": "module"` for the Cloud Functions module beside it), with
+ *   `preload.cjs` (`node --require ./preload.cjs server.js`: V8's code cache of the bundle,
+ *   written after its first response, and the activator's orphan guard). A bundle's `file` is
+ *   server.cjs: the activator starts it without the two lines.
  * - `index.js`: the handler module for Google Cloud Functions, which brings its own Functions
  *   Framework (left external and named in the folder's package.json).
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
@@ -87,10 +92,11 @@ function serverEntry(handler: string, name: string): string {
   ].join('\n');
 }
 
-function packageJson(name: string, kind: BundleKind): string {
+function packageJson(name: string, kind: BundleKind, commonjs: boolean): string {
+  const start = commonjs ? 'node --require ./preload.cjs server.js' : 'node server.js';
   const pkg =
     kind === 'server'
-      ? { name, private: true, type: 'module', main: 'server.js', scripts: { start: 'node server.js' } }
+      ? { name, private: true, type: 'module', main: 'server.js', scripts: { start } }
       : {
           name,
           private: true,
@@ -120,7 +126,13 @@ function cacheKey(o: BundleOptions, handler: string): string {
   // the output folder is not part of the key: a cached bundle's source map has an absolute
   // sourceRoot (buildFunction), so it names the right sources from wherever it is copied to
   const { cacheDir: _c, outDir: _o, ...options } = o;
-  const id = JSON.stringify({ options, handler, esbuild: esbuildVersion, node: process.version });
+  const id = JSON.stringify({
+    options,
+    handler,
+    esbuild: esbuildVersion,
+    node: process.version,
+    format: isCommonJs(o) ? 'cjs+preload' : 'esm',
+  });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }
 
@@ -144,7 +156,7 @@ function targetOf(o: BundleOptions): Target {
   const handler = handlerOf(o);
   if (!existsSync(handler)) throw new Error(`no handler at ${handler}`);
   const dir = join(o.outDir, o.name);
-  const file = join(dir, o.kind === 'server' ? 'server.js' : 'index.js');
+  const file = join(dir, o.kind === 'server' ? (isCommonJs(o) ? 'server.cjs' : 'server.js') : 'index.js');
   return {
     o,
     dir,
@@ -283,6 +295,23 @@ function sourceMapOptions(o: BundleOptions, dir: string): Pick<BuildOptions, 'so
 
 const ENTRY = 'landscape-server-entry';
 
+/**
+ * A self-contained server bundle is CommonJS (`server.cjs`), with `preload.cjs` beside it
+ * (shared/serve/preload.ts: V8's code cache for the bundle, which Node 20 offers for CommonJS only
+ * through `vm.Script`, and the orphan guard). The Cloud Functions module and the bench's
+ * `externalPackages` bundle stay ES modules: @kubernetes/client-node is ESM only, and Node 20
+ * cannot require() it from disk.
+ */
+function isCommonJs(o: BundleOptions): boolean {
+  return o.kind === 'server' && !o.externalPackages;
+}
+
+/** `server.js` of a CommonJS server bundle: loads server.cjs (what `node server.js` runs). */
+const SERVER_JS =
+  "import { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./server.cjs');\n";
+
+const PRELOAD = resolve('shared/serve/preload.ts');
+
 /** The generated `server.js` entries (`main(<name>)` after the handler's import), one per function. */
 function serverEntries(group: readonly Target[]): Plugin {
   const handlers = new Map(group.map((t) => [t.o.name, handlerOf(t.o)]));
@@ -308,22 +337,27 @@ async function buildGroup(
 ): Promise<Map<Target, { bytes: number }> & { inputs: CacheManifest['inputs'] }> {
   const o = group[0].o;
   const server = o.kind === 'server';
+  const commonjs = isCommonJs(o);
   const result = await build({
-    entryPoints: group.map((t) => ({
-      in: server ? `${ENTRY}:${t.o.name}` : handlerOf(t.o),
-      out: `${t.o.name}/${server ? 'server' : 'index'}`,
-    })),
+    entryPoints: group.flatMap((t) => [
+      {
+        in: server ? `${ENTRY}:${t.o.name}` : handlerOf(t.o),
+        out: `${t.o.name}/${server ? 'server' : 'index'}`,
+      },
+      ...(commonjs ? [{ in: PRELOAD, out: `${t.o.name}/preload` }] : []),
+    ]),
     outdir: o.outDir,
     bundle: true,
     platform: 'node',
     target: 'node20',
-    format: 'esm',
+    format: commonjs ? 'cjs' : 'esm',
+    ...(commonjs ? { outExtension: { '.js': '.cjs' } } : {}),
     minify: o.minify ?? true,
     ...sourceMapOptions(o, join(o.outDir, '_')),
     metafile: true,
     plugins: [serverEntries(group), ...(o.externalPackages ? [externalNpmPackages] : [])],
     ...(o.kind === 'module' ? { external: ['@google-cloud/functions-framework'] } : {}),
-    banner: { js: REQUIRE_SHIM },
+    ...(commonjs ? {} : { banner: { js: REQUIRE_SHIM } }),
     logLevel: 'silent',
   });
   const outputs = new Map(
@@ -331,7 +365,8 @@ async function buildGroup(
   );
   const built = new Map<Target, { bytes: number }>();
   for (const t of group) {
-    await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind));
+    await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind, commonjs));
+    if (commonjs) await writeFile(join(t.dir, 'server.js'), SERVER_JS);
     built.set(t, { bytes: outputs.get(resolve(t.file)) ?? 0 });
   }
   const inputs = await inputStats(Object.keys(result.metafile.inputs).map((p) => resolve(p)));

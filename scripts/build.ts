@@ -1,9 +1,12 @@
 /**
  * `npm run build`: the bundles of every function (local/bundle.ts) into dist/functions/<name>/:
- * `server.js` (self-starting, for a Knative image) and `index.js` (the module for Cloud Functions).
+ * `server.js` (self-starting, for a Knative image: it loads `server.cjs`) with its `preload.cjs`, and `index.js` (the
+ * module for Cloud Functions). One copy of the preload (the same file in every folder) goes to
+ * dist/functions/preload.cjs, for the image's `NODE_OPTIONS=--require=/app/functions/preload.cjs`:
+ * a Service's command names only server.js.
  */
 import { join } from 'node:path';
-import { rm } from 'node:fs/promises';
+import { copyFile, rm } from 'node:fs/promises';
 import { BUNDLE_KINDS, bundleFunction, functionNames } from '../local/bundle.js';
 
 async function main(): Promise<void> {
@@ -22,6 +25,8 @@ async function main(): Promise<void> {
       );
     }
   }
+  await copyFile(join(outDir, names[0], 'preload.cjs'), join(outDir, 'preload.cjs'));
+  console.log(`build: preload                          → ${join(outDir, 'preload.cjs')}`);
 }
 
 main().catch((e: unknown) => {

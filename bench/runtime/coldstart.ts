@@ -64,7 +64,7 @@ export async function startServing(
   instance += 1;
   const env = childEnv({ ...variant.env, PORT: String(port), POD_NAME: `${variant.fn}-bench-${instance}` });
   const t0 = performance.now();
-  const child = children.spawn(process.execPath, [variant.file], env);
+  const child = children.spawn(process.execPath, [...variant.nodeArgs, variant.file], env);
   try {
     await pollUntilAcknowledged(child, url, o);
   } catch (err) {

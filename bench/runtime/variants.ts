@@ -1,13 +1,21 @@
 /**
  * What the runtime bench starts: bare `node -e 0`, and each function as a `server` bundle built by
- * `local/bundle.ts`, bundled (one file, the framework inside) and unbundled (`externalPackages`:
- * only the project's code bundled, node_modules loaded from disk). The bundles go under
- * `.local/bench/runtime/` (gitignored, inside the repo so node_modules resolves).
+ * `local/bundle.ts`:
+ * - `bundled`: one CommonJS file, the framework inside, started as a replica and the image start
+ *   it (`node --require preload.cjs server.cjs`) with the code cache a training start wrote
+ *   (shared/serve/train.ts, with the same environment as the measured starts);
+ * - `bundled, no code cache`: the same file as `node server.js`;
+ * - `unbundled` (`externalPackages`): only the project's code bundled (an ES module),
+ *   node_modules loaded from disk.
+ * The bundles go under `.local/bench/runtime/` (gitignored, inside the repo so node_modules
+ * resolves).
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { bundleFunction } from '../../local/bundle.js';
+import { trainCodeCache } from '../../shared/serve/train.js';
+import { childEnv } from './children.js';
 
-export const PACKAGINGS = ['bundled', 'unbundled'] as const;
+export const PACKAGINGS = ['bundled', 'bundled, no code cache', 'unbundled'] as const;
 export type Packaging = (typeof PACKAGINGS)[number];
 
 export interface BenchFunction {
@@ -19,6 +27,7 @@ export interface BenchFunction {
 export const BENCH_FUNCTIONS: readonly BenchFunction[] = [
   { name: 'noop', functionsDir: 'bench/fixtures/functions' },
   { name: 'requeue-tick', functionsDir: 'functions' },
+  { name: 'deployer-mock', functionsDir: 'functions' },
 ];
 
 export const OUT_DIR = '.local/bench/runtime';
@@ -29,6 +38,8 @@ export interface FunctionVariant {
   fn: string;
   packaging: Packaging;
   file: string;
+  /** Node flags before the file. */
+  nodeArgs: string[];
   bytes: number;
   /** Environment beyond PATH, HOME, PORT and POD_NAME. */
   env: Record<string, string>;
@@ -47,30 +58,38 @@ export function variantId(fn: string, packaging: Packaging): string {
   return `${fn} ${packaging}`;
 }
 
-/** Builds every function in both packagings; `envFor` gives a function's extra environment. */
+/** Builds every function in every packaging; `envFor` gives a function's extra environment. */
 export async function buildVariants(
   envFor: (fn: string) => Record<string, string>,
   outDir = OUT_DIR,
 ): Promise<FunctionVariant[]> {
   const out: FunctionVariant[] = [];
   for (const f of BENCH_FUNCTIONS) {
-    for (const packaging of PACKAGINGS) {
+    for (const externalPackages of [false, true]) {
       const bundle = await bundleFunction({
         name: f.name,
         functionsDir: f.functionsDir,
-        outDir: resolve(outDir, packaging),
+        outDir: resolve(outDir, externalPackages ? 'unbundled' : 'bundled'),
         kind: 'server',
-        externalPackages: packaging === 'unbundled',
+        externalPackages,
       });
-      out.push({
+      const variant = (packaging: Packaging, nodeArgs: string[]): FunctionVariant => ({
         kind: 'function',
         id: variantId(f.name, packaging),
         fn: f.name,
         packaging,
         file: bundle.file,
+        nodeArgs,
         bytes: bundle.bytes,
         env: envFor(f.name),
       });
+      if (externalPackages) {
+        out.push(variant('unbundled', []));
+        continue;
+      }
+      await trainCodeCache(bundle.file, { env: childEnv(envFor(f.name)) });
+      out.push(variant('bundled', ['--require', join(resolve(bundle.file, '..'), 'preload.cjs')]));
+      out.push(variant('bundled, no code cache', []));
     }
   }
   return out;

@@ -6,10 +6,12 @@
  * stack for a GET; errors as JSON lines), stops gracefully on SIGTERM (no new requests, in-flight
  * ones finish, connections closed as they turn idle, then exit 0) where the framework's own
  * `main` exits at once, and exits 1 on an uncaught exception, as the framework's `main` does, so
- * the platform replaces the replica.
+ * the platform replaces the replica. Once the first response is sent it runs what `preload.cjs`
+ * left for that moment (writing the code cache, ./preload.ts).
  */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterFirstResponse } from './code-cache.js';
 import { frameworkServer, jsonLogLine } from './framework.js';
 import { podName } from '../function/pod.js';
 
@@ -85,6 +87,10 @@ export function main(name: string, env: Readonly<Record<string, string | undefin
   serveFunction({ name, port: portFrom(env), env }).then(
     (serving) => {
       log('serving', { function: name, port: serving.port, pod: podName(env) });
+      // what the preload asked for once a first event went through (the code cache: ./preload.ts)
+      serving.server.once('request', (_req, res: ServerResponse) =>
+        res.once('finish', () => setImmediate(afterFirstResponse)),
+      );
       const stop = (signal: string): void => {
         log('stopping', { function: name, signal });
         void serving.close().then(() => process.exit(0));
