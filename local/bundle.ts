@@ -31,6 +31,7 @@ import {
   type CacheManifest,
   type InputStats,
 } from './bundle-cache.js';
+import { lazyPackages } from './bundle-lazy.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -131,7 +132,7 @@ function cacheKey(o: BundleOptions, handler: string): string {
     handler,
     esbuild: esbuildVersion,
     node: process.version,
-    format: isCommonJs(o) ? 'cjs+preload' : 'esm',
+    format: isCommonJs(o) ? 'cjs+preload+lazy' : 'esm',
   });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }
@@ -331,6 +332,15 @@ function serverEntries(group: readonly Target[]): Plugin {
   };
 }
 
+/** The entries; in a CommonJS server bundle the lazy packages (./bundle-lazy.ts); no packages when external. */
+function pluginsOf(group: readonly Target[], commonjs: boolean): Plugin[] {
+  return [
+    serverEntries(group),
+    ...(commonjs ? [lazyPackages(process.cwd())] : []),
+    ...(group[0].o.externalPackages ? [externalNpmPackages] : []),
+  ];
+}
+
 /** One esbuild run for targets of the same options; every input it read counts for each of them. */
 async function buildGroup(
   group: readonly Target[],
@@ -355,7 +365,7 @@ async function buildGroup(
     minify: o.minify ?? true,
     ...sourceMapOptions(o, join(o.outDir, '_')),
     metafile: true,
-    plugins: [serverEntries(group), ...(o.externalPackages ? [externalNpmPackages] : [])],
+    plugins: pluginsOf(group, commonjs),
     ...(o.kind === 'module' ? { external: ['@google-cloud/functions-framework'] } : {}),
     ...(commonjs ? {} : { banner: { js: REQUIRE_SHIM } }),
     logLevel: 'silent',
