@@ -32,6 +32,7 @@ import {
   type InputStats,
 } from './bundle-cache.js';
 import { lazyPackages } from './bundle-lazy.js';
+import { lazyMimeTypes } from './bundle-mime.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -336,7 +337,7 @@ function serverEntries(group: readonly Target[]): Plugin {
 function pluginsOf(group: readonly Target[], commonjs: boolean): Plugin[] {
   return [
     serverEntries(group),
-    ...(commonjs ? [lazyPackages(process.cwd())] : []),
+    ...(commonjs ? [lazyPackages(process.cwd()), lazyMimeTypes()] : []),
     ...(group[0].o.externalPackages ? [externalNpmPackages] : []),
   ];
 }
