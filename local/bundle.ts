@@ -11,6 +11,9 @@
  * - `index.js`: the handler module for Google Cloud Functions, which brings its own Functions
  *   Framework (left external and named in the folder's package.json).
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
+ * In a CommonJS server bundle, client-node, ioredis, pino and yaml are evaluated on first use
+ * (./bundle-lazy.ts) and mime-types builds its tables on first use (./bundle-mime.ts): what a
+ * replica's first event does not use costs it nothing at start.
  */
 import { createHash } from 'node:crypto';
 import {
