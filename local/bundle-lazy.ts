@@ -12,6 +12,9 @@
  * importer reads `import_pkg.A` at each use, so nothing of the package runs until a function
  * really uses it. The code is the same, only its evaluation moves; none of these packages has a
  * side effect at load that a function relies on.
+ * The stand-in is marked free of side effects, so a bundle whose remaining code uses none of
+ * its names (requeue-tick and client-node: only the cluster helpers of shared/function it never
+ * calls import it) leaves the package out altogether.
  *
  * Only a project file (outside node_modules) whose imports of the package are all of the form
  * `import { … } from '<pkg>'` (type-only names left out) is redirected; any other import (default,
@@ -86,7 +89,7 @@ export function lazyPackages(root: string): Plugin {
         if (!sources.has(args.importer)) sources.set(args.importer, readFile(args.importer, 'utf8'));
         const names = namedImports(await sources.get(args.importer)!, args.path);
         if (names === undefined || names.length === 0) return undefined;
-        return { path: `${args.path}#${names.join(',')}`, namespace: STAND_IN };
+        return { path: `${args.path}#${names.join(',')}`, namespace: STAND_IN, sideEffects: false };
       });
       b.onResolve({ filter: /.*/, namespace: STAND_IN }, (args) =>
         args.path.startsWith(`${REAL}:`)

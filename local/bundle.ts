@@ -136,7 +136,7 @@ function cacheKey(o: BundleOptions, handler: string): string {
     handler,
     esbuild: esbuildVersion,
     node: process.version,
-    format: isCommonJs(o) ? 'cjs+preload+lazy+mime' : 'esm',
+    format: isCommonJs(o) ? 'cjs+preload+lazy2+mime' : 'esm',
   });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }

@@ -2,9 +2,14 @@
  * Which imports local/bundle-lazy.ts redirects to a lazy stand-in: only plain named imports of a
  * package, type-only names left out; any other form of import of that package in the same file
  * keeps the file on the eager path. And the stand-in itself: it requires nothing until a name is
- * read, then the real module once.
+ * read, then the real module once. And in a real bundle: requeue-tick, which never talks to a
+ * cluster, carries none of client-node, and its Redis client sits behind a stand-in.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runInThisContext } from 'node:vm';
+import { bundleFunction } from '../../../local/bundle.js';
 import { namedImports, standIn } from '../../../local/bundle-lazy.js';
 
 describe('namedImports', () => {
@@ -55,4 +60,26 @@ describe('standIn', () => {
     expect(required).toEqual(['real-id']);
     expect(exports['__esModule']).toBe(true);
   });
+});
+
+describe('a server bundle', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bundle-lazy-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('leaves out a lazy package no code that stays in the bundle uses', async () => {
+    const b = await bundleFunction({
+      name: 'requeue-tick',
+      outDir: dir,
+      kind: 'server',
+      minify: false,
+      sourcemap: false,
+    });
+    const code = readFileSync(b.file, 'utf8');
+    expect(code).not.toContain('node_modules/@kubernetes/client-node/');
+    expect(code).toContain('// lazy-package:ioredis#Redis');
+    expect(code).toContain('node_modules/ioredis/built/Redis.js');
+  }, 60_000);
 });
