@@ -34,6 +34,7 @@ import {
   type CacheManifest,
   type InputStats,
 } from './bundle-cache.js';
+import { inputsOf } from './bundle-inputs.js';
 import { lazyPackages } from './bundle-lazy.js';
 import { lazyMimeTypes } from './bundle-mime.js';
 import { dirname, join, resolve } from 'node:path';
@@ -265,7 +266,7 @@ async function buildTargets(targets: readonly Target[]): Promise<Map<Target, Bun
     const built = await buildGroup(group);
     for (const t of group) {
       const b = built.get(t)!;
-      if (t.cached !== undefined) await toCache(t.cached, t.dir, { bytes: b.bytes, inputs: built.inputs });
+      if (t.cached !== undefined) await toCache(t.cached, t.dir, { bytes: b.bytes, inputs: b.inputs });
       out.set(t, { name: t.o.name, file: t.file, bytes: b.bytes, cached: false });
     }
   }
@@ -345,10 +346,10 @@ function pluginsOf(group: readonly Target[], commonjs: boolean): Plugin[] {
   ];
 }
 
-/** One esbuild run for targets of the same options; every input it read counts for each of them. */
+/** One esbuild run for targets of the same options; its inputs count for each of them (./bundle-inputs.ts). */
 async function buildGroup(
   group: readonly Target[],
-): Promise<Map<Target, { bytes: number }> & { inputs: CacheManifest['inputs'] }> {
+): Promise<Map<Target, { bytes: number; inputs: CacheManifest['inputs'] }>> {
   const o = group[0].o;
   const server = o.kind === 'server';
   const commonjs = isCommonJs(o);
@@ -377,12 +378,15 @@ async function buildGroup(
   const outputs = new Map(
     Object.entries(result.metafile.outputs).map(([path, out]) => [resolve(path), out.bytes]),
   );
-  const built = new Map<Target, { bytes: number }>();
+  const built = new Map<Target, { bytes: number; inputs: CacheManifest['inputs'] }>();
+  const sources = new Map(group.map((t) => [t, { dir: t.dir, source: dirname(handlerOf(t.o)) }]));
+  const stats = await inputStats(Object.keys(result.metafile.inputs).map((p) => resolve(p)));
   for (const t of group) {
     await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind, commonjs));
     if (commonjs) await writeFile(join(t.dir, 'server.js'), SERVER_JS);
-    built.set(t, { bytes: outputs.get(resolve(t.file)) ?? 0 });
+    const paths = inputsOf(sources.get(t)!, [...sources.values()], result.metafile);
+    const inputs = Object.fromEntries(paths.flatMap((p) => (stats[p] ? [[p, stats[p]]] : [])));
+    built.set(t, { bytes: outputs.get(resolve(t.file)) ?? 0, inputs });
   }
-  const inputs = await inputStats(Object.keys(result.metafile.inputs).map((p) => resolve(p)));
-  return Object.assign(built, { inputs });
+  return built;
 }
