@@ -8,6 +8,7 @@
  */
 import { resolve, sep } from 'node:path';
 import type { Metafile } from 'esbuild';
+import { inputStats, type CacheManifest } from './bundle-cache.js';
 
 export interface InputTarget {
   /** The bundle's output folder. */
@@ -27,4 +28,15 @@ export function inputsOf(target: InputTarget, all: readonly InputTarget[], metaf
   return Object.keys(metafile.inputs)
     .map((p) => resolve(p))
     .filter((p) => own.has(p) || !others.some((d) => p.startsWith(d)));
+}
+
+/** inputsOf of each target of one run, with each file's size and mtime (in the targets' order). */
+export async function inputsOfRun(
+  targets: readonly InputTarget[],
+  metafile: Metafile,
+): Promise<Array<CacheManifest['inputs']>> {
+  const stats = await inputStats(Object.keys(metafile.inputs).map((p) => resolve(p)));
+  return targets.map((t) =>
+    Object.fromEntries(inputsOf(t, targets, metafile).flatMap((p) => (stats[p] ? [[p, stats[p]]] : []))),
+  );
 }

@@ -11,9 +11,8 @@
  * - `index.js`: the handler module for Google Cloud Functions, which brings its own Functions
  *   Framework (left external and named in the folder's package.json).
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
- * In a CommonJS server bundle, client-node, ioredis, pino and yaml are evaluated on first use
- * (./bundle-lazy.ts) and mime-types builds its tables on first use (./bundle-mime.ts): what a
- * replica's first event does not use costs it nothing at start.
+ * A CommonJS server bundle evaluates client-node, ioredis, pino, yaml (./bundle-lazy.ts) and
+ * mime-types' tables (./bundle-mime.ts) on first use: what a first event does not use costs nothing.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -26,15 +25,8 @@ import {
 } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import {
-  buildLock,
-  fromCache,
-  inputStats,
-  toCache,
-  type CacheManifest,
-  type InputStats,
-} from './bundle-cache.js';
-import { inputsOf } from './bundle-inputs.js';
+import { buildLock, fromCache, toCache, type CacheManifest, type InputStats } from './bundle-cache.js';
+import { inputsOfRun } from './bundle-inputs.js';
 import { lazyPackages } from './bundle-lazy.js';
 import { lazyMimeTypes } from './bundle-mime.js';
 import { dirname, join, resolve } from 'node:path';
@@ -337,7 +329,7 @@ function serverEntries(group: readonly Target[]): Plugin {
   };
 }
 
-/** The entries; in a CommonJS server bundle the lazy packages (./bundle-lazy.ts); no packages when external. */
+/** The entries; the lazy packages in a CommonJS server bundle; no packages when external. */
 function pluginsOf(group: readonly Target[], commonjs: boolean): Plugin[] {
   return [
     serverEntries(group),
@@ -379,14 +371,12 @@ async function buildGroup(
     Object.entries(result.metafile.outputs).map(([path, out]) => [resolve(path), out.bytes]),
   );
   const built = new Map<Target, { bytes: number; inputs: CacheManifest['inputs'] }>();
-  const sources = new Map(group.map((t) => [t, { dir: t.dir, source: dirname(handlerOf(t.o)) }]));
-  const stats = await inputStats(Object.keys(result.metafile.inputs).map((p) => resolve(p)));
-  for (const t of group) {
+  const sources = group.map((t) => ({ dir: t.dir, source: dirname(handlerOf(t.o)) }));
+  const inputs = await inputsOfRun(sources, result.metafile);
+  for (const [i, t] of group.entries()) {
     await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind, commonjs));
     if (commonjs) await writeFile(join(t.dir, 'server.js'), SERVER_JS);
-    const paths = inputsOf(sources.get(t)!, [...sources.values()], result.metafile);
-    const inputs = Object.fromEntries(paths.flatMap((p) => (stats[p] ? [[p, stats[p]]] : [])));
-    built.set(t, { bytes: outputs.get(resolve(t.file)) ?? 0, inputs });
+    built.set(t, { bytes: outputs.get(resolve(t.file)) ?? 0, inputs: inputs[i] });
   }
   return built;
 }
