@@ -6,9 +6,17 @@ import { randomUUID } from 'node:crypto';
 import { labelSelectorAsSelector } from '@landscape/apimachinery';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
-/** Keys whose value is not undefined (JSON drops the others). */
-function definedKeys(o: object): string[] {
-  return Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined);
+/** Whether two objects have the same members, undefined members counting as absent. */
+function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let defined = 0;
+  for (const k of Object.keys(a)) {
+    const v = a[k];
+    if (v === undefined) continue;
+    defined++;
+    if (!deepEqual(v, b[k])) return false;
+  }
+  for (const k of Object.keys(b)) if (b[k] !== undefined) defined--;
+  return defined === 0;
 }
 
 /** Structural equality as JSON sees it: undefined members are absent. */
@@ -16,14 +24,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  const ak = definedKeys(a);
-  const bo = b as Record<string, unknown>;
-  if (ak.length !== definedKeys(bo).length) return false;
-  return ak.every((k) => deepEqual((a as Record<string, unknown>)[k], bo[k]));
+  if (!Array.isArray(a)) return sameMembers(a as Record<string, unknown>, b as Record<string, unknown>);
+  return sameItems(a, b as unknown[]);
+}
+
+function sameItems(a: unknown[], b: unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+  return true;
 }
 
 export function clone<T>(v: T): T {
@@ -85,15 +93,23 @@ export function sameContent(prev: KubeObject, next: KubeObject): boolean {
   return deepEqual(norm(prev), norm(next));
 }
 
+/**
+ * `{ ...base, ...fields }`, the same keys in the same order. Node 20's V8 takes a slow path (about
+ * 1–2 µs a call) for an object literal that spreads an object and then adds keys it lacks, as
+ * `{ ...body.metadata, uid }` does on every write; copying first and assigning after does not.
+ */
+export function withFields<T extends object>(base: T, fields: Partial<T>): T {
+  return Object.assign({}, base, fields);
+}
+
 /** Metadata an update may not change: carried over from the stored object. */
 export function carryServerMeta(next: ObjectMeta, prev: ObjectMeta): ObjectMeta {
-  const out: ObjectMeta = {
-    ...next,
+  const out = withFields(next, {
     uid: prev.uid,
     creationTimestamp: prev.creationTimestamp,
     name: prev.name,
     namespace: prev.namespace,
-  };
+  });
   if (prev.deletionTimestamp) {
     out.deletionTimestamp = prev.deletionTimestamp;
     out.deletionGracePeriodSeconds = prev.deletionGracePeriodSeconds;
