@@ -6,16 +6,25 @@ import { randomUUID } from 'node:crypto';
 import { labelSelectorAsSelector } from '@landscape/apimachinery';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
-/** Whether two objects have the same members, undefined members counting as absent. */
-function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+const NOTHING_SKIPPED: ReadonlySet<string> = new Set();
+
+/**
+ * Whether two objects have the same members, undefined members counting as absent, and the
+ * members named in `skip` as well.
+ */
+function sameMembers(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  skip: ReadonlySet<string> = NOTHING_SKIPPED,
+): boolean {
   let defined = 0;
   for (const k of Object.keys(a)) {
     const v = a[k];
-    if (v === undefined) continue;
+    if (v === undefined || skip.has(k)) continue;
     defined++;
     if (!deepEqual(v, b[k])) return false;
   }
-  for (const k of Object.keys(b)) if (b[k] !== undefined) defined--;
+  for (const k of Object.keys(b)) if (b[k] !== undefined && !skip.has(k)) defined--;
   return defined === 0;
 }
 
@@ -84,13 +93,13 @@ export function specChanged(def: ResourceDef, prev: KubeObject, next: KubeObject
   return annotationsCount && !deepEqual(prev.metadata.annotations ?? {}, next.metadata.annotations ?? {});
 }
 
+const METADATA: ReadonlySet<string> = new Set(['metadata']);
+const SERVER_WRITTEN_EVERY_TIME: ReadonlySet<string> = new Set(['resourceVersion', 'managedFields']);
+
 /** Equality that ignores the fields only the server sets on every write. */
 export function sameContent(prev: KubeObject, next: KubeObject): boolean {
-  const norm = (o: KubeObject): KubeObject => ({
-    ...o,
-    metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined },
-  });
-  return deepEqual(norm(prev), norm(next));
+  const meta = (o: KubeObject): Record<string, unknown> => (o.metadata ?? {}) as Record<string, unknown>;
+  return sameMembers(prev, next, METADATA) && sameMembers(meta(prev), meta(next), SERVER_WRITTEN_EVERY_TIME);
 }
 
 /**
