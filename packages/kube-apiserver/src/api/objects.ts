@@ -6,9 +6,26 @@ import { randomUUID } from 'node:crypto';
 import { labelSelectorAsSelector } from '@landscape/apimachinery';
 import type { KubeObject, ObjectMeta, ResourceDef } from './types.js';
 
-/** Keys whose value is not undefined (JSON drops the others). */
-function definedKeys(o: object): string[] {
-  return Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined);
+const NOTHING_SKIPPED: ReadonlySet<string> = new Set();
+
+/**
+ * Whether two objects have the same members, undefined members counting as absent, and the
+ * members named in `skip` as well.
+ */
+function sameMembers(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  skip: ReadonlySet<string> = NOTHING_SKIPPED,
+): boolean {
+  let defined = 0;
+  for (const k of Object.keys(a)) {
+    const v = a[k];
+    if (v === undefined || skip.has(k)) continue;
+    defined++;
+    if (!deepEqual(v, b[k])) return false;
+  }
+  for (const k of Object.keys(b)) if (b[k] !== undefined && !skip.has(k)) defined--;
+  return defined === 0;
 }
 
 /** Structural equality as JSON sees it: undefined members are absent. */
@@ -16,14 +33,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  const ak = definedKeys(a);
-  const bo = b as Record<string, unknown>;
-  if (ak.length !== definedKeys(bo).length) return false;
-  return ak.every((k) => deepEqual((a as Record<string, unknown>)[k], bo[k]));
+  if (!Array.isArray(a)) return sameMembers(a as Record<string, unknown>, b as Record<string, unknown>);
+  return sameItems(a, b as unknown[]);
+}
+
+function sameItems(a: unknown[], b: unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+  return true;
 }
 
 export function clone<T>(v: T): T {
@@ -76,24 +93,32 @@ export function specChanged(def: ResourceDef, prev: KubeObject, next: KubeObject
   return annotationsCount && !deepEqual(prev.metadata.annotations ?? {}, next.metadata.annotations ?? {});
 }
 
+const METADATA: ReadonlySet<string> = new Set(['metadata']);
+const SERVER_WRITTEN_EVERY_TIME: ReadonlySet<string> = new Set(['resourceVersion', 'managedFields']);
+
 /** Equality that ignores the fields only the server sets on every write. */
 export function sameContent(prev: KubeObject, next: KubeObject): boolean {
-  const norm = (o: KubeObject): KubeObject => ({
-    ...o,
-    metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined },
-  });
-  return deepEqual(norm(prev), norm(next));
+  const meta = (o: KubeObject): Record<string, unknown> => (o.metadata ?? {}) as Record<string, unknown>;
+  return sameMembers(prev, next, METADATA) && sameMembers(meta(prev), meta(next), SERVER_WRITTEN_EVERY_TIME);
+}
+
+/**
+ * `{ ...base, ...fields }`, the same keys in the same order. Node 20's V8 takes a slow path (about
+ * 1–2 µs a call) for an object literal that spreads an object and then adds keys it lacks, as
+ * `{ ...body.metadata, uid }` does on every write; copying first and assigning after does not.
+ */
+export function withFields<T extends object>(base: T, fields: Partial<T>): T {
+  return Object.assign({}, base, fields);
 }
 
 /** Metadata an update may not change: carried over from the stored object. */
 export function carryServerMeta(next: ObjectMeta, prev: ObjectMeta): ObjectMeta {
-  const out: ObjectMeta = {
-    ...next,
+  const out = withFields(next, {
     uid: prev.uid,
     creationTimestamp: prev.creationTimestamp,
     name: prev.name,
     namespace: prev.namespace,
-  };
+  });
   if (prev.deletionTimestamp) {
     out.deletionTimestamp = prev.deletionTimestamp;
     out.deletionGracePeriodSeconds = prev.deletionGracePeriodSeconds;

@@ -36,15 +36,21 @@ class OwnerIndex {
 
   observe(e: StoreEvent): void {
     const uid = e.object.metadata.uid!;
-    for (const owner of this.owners.get(uid) ?? []) this.dependents.get(owner)?.delete(uid);
-    this.owners.delete(uid);
+    const before = this.owners.get(uid);
+    if (before) {
+      for (const owner of before) this.dependents.get(owner)?.delete(uid);
+      this.owners.delete(uid);
+    }
     if (e.type === 'DELETED') {
       this.where.delete(uid);
       return;
     }
     const m = e.object.metadata;
-    this.where.set(uid, { resource: e.resource, namespace: m.namespace, name: m.name! });
-    const owners = (m.ownerReferences ?? []).map((r) => r.uid);
+    // a uid keeps its resource, namespace and name: only an object seen first is placed
+    if (!this.where.has(uid))
+      this.where.set(uid, { resource: e.resource, namespace: m.namespace, name: m.name! });
+    if (!m.ownerReferences?.length) return; // no owners: nothing to index (owners.get → none)
+    const owners = m.ownerReferences.map((r) => r.uid);
     this.owners.set(uid, owners);
     for (const owner of owners) {
       const set = this.dependents.get(owner) ?? new Set<string>();

@@ -48,8 +48,9 @@ function scopeOf(info: RequestInfo): string {
 
 function verbOf(info: RequestInfo, req: IncomingMessage): string {
   const verb = VERBS[info.verb] ?? info.verb.toUpperCase();
+  if (verb !== 'PATCH') return verb;
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
-  return verb === 'PATCH' && contentType === APPLY_PATCH ? 'APPLY' : verb;
+  return contentType === APPLY_PATCH ? 'APPLY' : verb;
 }
 
 /** A label value with Prometheus' escapes (backslash, double quote, newline). */
@@ -67,7 +68,8 @@ function labelSet(key: string): string {
 }
 
 export class RequestMetrics {
-  private readonly requests = new Map<string, number>();
+  /** Request key → its count (an object, so that counting again is one lookup). */
+  private readonly requests = new Map<string, { n: number }>();
 
   /**
    * Counts a request when its response is finished (with the code it was answered). The key is
@@ -76,19 +78,13 @@ export class RequestMetrics {
   observe(req: IncomingMessage, url: URL, code: number): void {
     const info = requestInfo(req.method ?? 'GET', url);
     if (!info.isResourceRequest || info.error !== undefined) return;
-    const values = [
-      String(code),
-      'apiserver',
-      url.search.includes('dryRun') && url.searchParams.getAll('dryRun').includes('All') ? 'All' : '',
-      info.apiGroup,
-      info.resource,
-      scopeOf(info),
-      info.subresource,
-      verbOf(info, req),
-      info.apiVersion,
-    ];
-    const key = values.join(SEP);
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    const dryRun =
+      url.search.includes('dryRun') && url.searchParams.getAll('dryRun').includes('All') ? 'All' : '';
+    // the values in LABELS order: code, component, dry_run, group, resource, scope, subresource, verb, version
+    const key = `${code}${SEP}apiserver${SEP}${dryRun}${SEP}${info.apiGroup}${SEP}${info.resource}${SEP}${scopeOf(info)}${SEP}${info.subresource}${SEP}${verbOf(info, req)}${SEP}${info.apiVersion}`;
+    const counter = this.requests.get(key);
+    if (counter) counter.n++;
+    else this.requests.set(key, { n: 1 });
   }
 
   /** The exposition text; `stored` gives the object count per storage key (`<group>/<plural>`). */
@@ -97,7 +93,7 @@ export class RequestMetrics {
       '# HELP apiserver_request_total [STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
       '# TYPE apiserver_request_total counter',
       ...[...this.requests]
-        .map(([k, n]) => [labelSet(k), n] as const)
+        .map(([k, { n }]) => [labelSet(k), n] as const)
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([labels, n]) => `apiserver_request_total{${labels}} ${n}`),
       '# HELP apiserver_storage_objects [STABLE] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',

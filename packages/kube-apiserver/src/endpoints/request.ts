@@ -25,11 +25,22 @@ export interface ApiPath {
   rest: string[];
 }
 
+/**
+ * The non-empty segments of a URL path, each decoded (decodeURIComponent, which throws on a bad
+ * escape; a segment without `%` is its own decoding and is not passed through it).
+ */
+function pathSegments(pathname: string): string[] {
+  const parts: string[] = [];
+  for (const segment of pathname.split('/'))
+    if (segment) parts.push(segment.includes('%') ? decodeURIComponent(segment) : segment);
+  return parts;
+}
+
 /** Splits `/api/v1/...` and `/apis/<group>/<version>/...`; undefined for other paths. */
 export function parseApiPath(
   pathname: string,
 ): ApiPath | { discovery: 'api' | 'apis' | 'group'; group?: string } | undefined {
-  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = pathSegments(pathname);
   if (parts[0] === 'api') {
     if (parts.length === 1) return { discovery: 'api' };
     return { group: '', version: parts[1], rest: parts.slice(2) };

@@ -132,7 +132,8 @@ export function requestHandler(ctx: ServerContext): (req: IncomingMessage, res: 
     } catch (err) {
       return sendError(res, err);
     }
-    if (metrics) res.once('finish', () => metrics.observe(req, url, res.statusCode));
+    // 'finish' comes once per response: `on` spares the once-wrapper
+    if (metrics) res.on('finish', () => metrics.observe(req, url, res.statusCode));
     route(ctx, req, res, url).catch((err: unknown) => sendError(res, err));
   };
 }

@@ -26,6 +26,7 @@ import {
   timestamp,
   toScale,
   tracksGeneration,
+  withFields,
   writePath,
 } from '../api/objects.js';
 import { resourceKey } from './kinds.js';
@@ -154,7 +155,7 @@ export class Operations {
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     const errors = validateMeta(def, meta);
     if (errors.length) throw invalid(def.kind, def.group, meta.name ?? '', errors);
-    const out: ObjectMeta = { ...meta, uid: newUid(), creationTimestamp: timestamp(this.now()) };
+    const out = withFields(meta, { uid: newUid(), creationTimestamp: timestamp(this.now()) });
     if (tracksGeneration(def)) out.generation = 1;
     return out;
   }

@@ -125,6 +125,17 @@ describe('requestInfo (RequestInfoFactory)', () => {
     expect(requestInfo('GET', '/api/v1/watch').error).toMatch(/unable to determine kind and namespace/);
   });
 
+  it.each([
+    [
+      'http://localhost//api/v1/namespaces/ns/configmaps/x//',
+      { namespace: 'ns', resource: 'configmaps', name: 'x' },
+    ],
+    ['http://localhost/api/v1/namespaces//configmaps', { namespace: '', resource: 'configmaps', name: '' }],
+    ['http://localhost/apis/apps/v1//deployments', { apiGroup: 'apps', resource: '', name: 'deployments' }],
+  ])('splits %s as strings.Split(strings.Trim(path, "/"), "/")', (url, expected) => {
+    expect(requestInfo('GET', new URL(url))).toMatchObject({ isResourceRequest: true, ...expected });
+  });
+
   it('decodes the path as Go does', () => {
     expect(requestInfo('GET', '/api/v1/namespaces/ns/configmaps/a%3Ab')).toMatchObject({ name: 'a:b' });
   });

@@ -46,9 +46,13 @@ const METHOD_VERBS: Record<string, string> = {
   DELETE: 'delete',
 };
 
+const SLASH = 0x2f;
+
 const has = (list: readonly string[], v: string | undefined): boolean => v !== undefined && list.includes(v);
 
 function decodePath(pathname: string): string {
+  // nothing to decode without an escape (decodeURIComponent would return the same string)
+  if (!pathname.includes('%')) return pathname;
   try {
     return decodeURIComponent(pathname);
   } catch {
@@ -56,9 +60,13 @@ function decodePath(pathname: string): string {
   }
 }
 
+/** strings.Split(strings.Trim(path, "/"), "/"), without the empty path's one empty segment. */
 function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  return trimmed ? trimmed.split('/') : [];
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === SLASH) start++;
+  while (end > start && path.charCodeAt(end - 1) === SLASH) end--;
+  return start < end ? path.slice(start, end).split('/') : [];
 }
 
 /** Convert_Slice_string_To_bool: present and not `0`/`false` (any case) is true, even empty. */
@@ -152,15 +160,17 @@ function nonResource(path: string, method: string): RequestInfo {
 }
 
 /** Reads namespace, resource, name and subresource from the parts after the version (and special verb). */
-function readParts(info: RequestInfo, parts: string[]): void {
-  let rest = parts;
-  if (rest[0] === 'namespaces' && rest.length > 1) {
-    info.namespace = rest[1];
-    if (rest.length > 2 && !has(NAMESPACE_SUBRESOURCES, rest[2])) rest = rest.slice(2);
+/** The namespace, resource, name and subresource from `parts[at:]` (read in place, not sliced). */
+function readParts(info: RequestInfo, parts: string[], from: number): void {
+  let at = from;
+  if (parts[at] === 'namespaces' && parts.length - at > 1) {
+    info.namespace = parts[at + 1];
+    if (parts.length - at > 2 && !has(NAMESPACE_SUBRESOURCES, parts[at + 2])) at += 2;
   }
-  if (rest.length >= 3 && !has(SPECIAL_VERBS_NO_SUBRESOURCES, info.verb)) info.subresource = rest[2];
-  if (rest.length >= 2) info.name = rest[1];
-  if (rest.length >= 1) info.resource = rest[0];
+  const left = parts.length - at;
+  if (left >= 3 && !has(SPECIAL_VERBS_NO_SUBRESOURCES, info.verb)) info.subresource = parts[at + 2];
+  if (left >= 2) info.name = parts[at + 1];
+  if (left >= 1) info.resource = parts[at];
 }
 
 /** get without a name is list or watch (with the name a field selector requires); delete without one is deletecollection. */
@@ -178,25 +188,23 @@ export function requestInfo(method: string, url: URL | string): RequestInfo {
   const parsed = typeof url === 'string' ? new URL(url, 'http://localhost') : url;
   const path = decodePath(parsed.pathname);
   const info = nonResource(path, method);
-  let parts = splitPath(path);
+  // the parts are read from an index that moves on (upstream re-slices; the same values, no copies)
+  const parts = splitPath(path);
   if (parts.length < 3 || !has(API_PREFIXES, parts[0])) return info;
   info.apiPrefix = parts[0];
-  parts = parts.slice(1);
+  let at = 1;
   if (!has(GROUPLESS_PREFIXES, info.apiPrefix)) {
-    if (parts.length < 3) return info;
-    info.apiGroup = parts[0];
-    parts = parts.slice(1);
+    if (parts.length - at < 3) return info;
+    info.apiGroup = parts[at++];
   }
   info.isResourceRequest = true;
-  info.apiVersion = parts[0];
-  parts = parts.slice(1);
-  if (has(SPECIAL_VERBS, parts[0])) {
-    if (parts.length < 2)
+  info.apiVersion = parts[at++];
+  if (has(SPECIAL_VERBS, parts[at])) {
+    if (parts.length - at < 2)
       return { ...info, error: `unable to determine kind and namespace from url, ${path}` };
-    info.verb = parts[0];
-    parts = parts.slice(1);
+    info.verb = parts[at++];
   } else info.verb = METHOD_VERBS[method.toUpperCase()] ?? '';
-  readParts(info, parts);
+  readParts(info, parts, at);
   collectionVerb(info, parsed.searchParams);
   return info;
 }

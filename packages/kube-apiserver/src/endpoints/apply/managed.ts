@@ -53,8 +53,18 @@ export function managerId(info: ManagerInfo): string {
   return JSON.stringify(id);
 }
 
-export function parseManagerId(id: string): ManagerInfo {
-  return JSON.parse(id) as ManagerInfo;
+/** Parsed identifiers: a server sees few managers, and every write encodes each entry again. */
+const parsedIds = new Map<string, Readonly<ManagerInfo>>();
+
+/** The identity an identifier spells (the same object for the same text: do not modify it). */
+export function parseManagerId(id: string): Readonly<ManagerInfo> {
+  let info = parsedIds.get(id);
+  if (info === undefined) {
+    info = JSON.parse(id) as ManagerInfo;
+    if (parsedIds.size >= 256) parsedIds.clear();
+    parsedIds.set(id, info);
+  }
+  return info;
 }
 
 const ENTRY_CHECKS: ((e: Record<string, unknown>, i: number) => string | undefined)[] = [
@@ -106,12 +116,17 @@ export function decodeManaged(entries: unknown): Managed {
   return managed;
 }
 
+/** The last time normalized (none yet): the entries a server decodes mostly carry the times it wrote. */
+let lastTime: { given?: string; normalized: string } = { normalized: '' };
+
 /** metav1.Time as Go reads and writes it: any RFC 3339 time, written back in UTC to the second. */
 function normalizeTime(time: unknown, i: number): string | undefined {
   if (time === undefined || time === null) return undefined;
+  if (time === lastTime.given) return lastTime.normalized;
   const ms = typeof time === 'string' ? Date.parse(time) : Number.NaN;
   if (Number.isNaN(ms)) throw new Error(`invalid time in managed fields entry ${i}`);
-  return timestamp(new Date(ms));
+  lastTime = { given: time as string, normalized: timestamp(new Date(ms)) };
+  return lastTime.normalized;
 }
 
 /** decodeManaged, or nothing when the entries do not decode. */
