@@ -5,8 +5,9 @@
  * function; after the idle window (`--idle-window 1s`) the landscape has no function replica,
  * and no bundler process (esbuild's service) runs under it: the only processes under the
  * landscape are its Redis (redis-server; its node keeper where setpriv is missing). Nothing is
- * timed: the test waits on the condition (a tick's replica comes and goes at the top of each minute; probe-tick's invocation
- * keeps probing for its PROBE_TICK_SPAN, 50 s), with a generous limit.
+ * timed: the test waits on the condition (a tick's replica comes and goes at the top of each
+ * minute; probe-tick's invocation keeps probing for its PROBE_TICK_SPAN, 50 s, while a shoot has a
+ * prober), with a generous limit.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
