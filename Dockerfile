@@ -8,9 +8,10 @@
 # NODE_OPTIONS turns them on, so a stack names the TypeScript file and line. NODE_OPTIONS also
 # preloads /app/functions/preload.cjs (shared/serve/preload.ts; a Service's command names only its
 # server.js): the orphan guard (a no-op without an IPC channel) and V8's code cache of the bundle,
-# which it skips while source maps are on (Node maps only what its own loader compiled). So on a
-# cluster the code cache is not used today: the image has no trained cache, and the Services'
-# readOnlyRootFilesystem keeps a replica from writing one (README "Runtime": what is left).
+# whose stacks the preload maps itself (shared/serve/stack-map.ts: Node maps only what its own
+# loader compiled). The caches are trained in the final stage below with that stage's node (V8
+# takes a cache only from the same version and flags); the Services' readOnlyRootFilesystem keeps
+# a replica from writing one.
 #
 # Stage 1: install (dev dependencies included: esbuild, tsx) and bundle. `npm run build` writes
 # dist/functions/<name>/server.js — the handler, the Functions Framework and every dependency
@@ -38,6 +39,9 @@ WORKDIR /app
 COPY --from=build --chown=65532:65532 /src/dist/functions /app/functions
 COPY --from=build --chown=65532:65532 /src/dist/events /app/events
 COPY --from=build --chown=65532:65532 /src/knative /app/knative
+# V8's code cache of every bundle (scripts/train-code-cache.ts: one training start and one event
+# each, server.cjs.codecache beside the bundle); the build fails when a bundle does not serve.
+RUN node /app/functions/train.cjs /app/functions
 USER 65532:65532
 # PORT is set by Knative (8080 by default); the bundles listen on it.
 EXPOSE 8080

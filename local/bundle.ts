@@ -242,6 +242,20 @@ async function buildWatched(
   }
 }
 
+/**
+ * Removes the files a build of `t` writes (its kind's bundle, map, entry and preload, and
+ * package.json), and only those: the server and the module bundle of a function share its folder
+ * (`npm run build` writes both).
+ */
+async function removeOutputs(t: Target): Promise<void> {
+  const own = t.o.kind === 'server' ? /^(server|preload)\./ : /^index\./;
+  const names = await readdir(t.dir).catch(() => [] as string[]);
+  for (const name of names)
+    if (own.test(name) || name === 'package.json')
+      await rm(join(t.dir, name), { recursive: true, force: true });
+  await mkdir(t.dir, { recursive: true });
+}
+
 /** Builds the targets, one esbuild run per set of options, and caches what has a cache entry. */
 async function buildTargets(targets: readonly Target[]): Promise<Map<Target, Bundle>> {
   const groups = new Map<string, Target[]>();
@@ -253,10 +267,7 @@ async function buildTargets(targets: readonly Target[]): Promise<Map<Target, Bun
   const out = new Map<Target, Bundle>();
   for (const group of groups.values()) {
     // what is there may be hard links into the cache (fromCache): esbuild must not write through them
-    for (const t of group) {
-      await rm(t.dir, { recursive: true, force: true });
-      await mkdir(t.dir, { recursive: true });
-    }
+    for (const t of group) await removeOutputs(t);
     const built = await buildGroup(group);
     for (const t of group) {
       const b = built.get(t)!;

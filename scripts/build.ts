@@ -3,11 +3,13 @@
  * `server.js` (self-starting, for a Knative image: it loads `server.cjs`) with its `preload.cjs`, and `index.js` (the
  * module for Cloud Functions). One copy of the preload (the same file in every folder) goes to
  * dist/functions/preload.cjs, for the image's `NODE_OPTIONS=--require=/app/functions/preload.cjs`:
- * a Service's command names only server.js.
+ * a Service's command names only server.js. And `dist/functions/train.cjs`
+ * (scripts/train-code-cache.ts), which the image's final stage runs to write each bundle's code cache.
  */
 import { join } from 'node:path';
 import { copyFile, rm } from 'node:fs/promises';
 import { BUNDLE_KINDS, bundleFunction, functionNames } from '../local/bundle.js';
+import { bundleTrainer } from './trainer-bundle.js';
 
 async function main(): Promise<void> {
   const outDir = join('dist', 'functions');
@@ -27,6 +29,8 @@ async function main(): Promise<void> {
   }
   await copyFile(join(outDir, names[0], 'preload.cjs'), join(outDir, 'preload.cjs'));
   console.log(`build: preload                          → ${join(outDir, 'preload.cjs')}`);
+  const trainer = await bundleTrainer(join(outDir, 'train.cjs'));
+  console.log(`build: code-cache trainer               → ${trainer.file}`);
 }
 
 main().catch((e: unknown) => {

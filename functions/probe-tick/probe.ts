@@ -1,16 +1,22 @@
 /**
  * One probe of one shoot (specs/dependency-watchdog.md "One probe"): the shoot's kubeconfig from
  * the Secret `<kubeConfigSecretName>` (key `kubeconfig`) in its seed namespace, GET `/version` on
- * the shoot's API server within probeTimeout on a fresh connection (no keep-alive), then the lease
- * probe: shoot Nodes and Leases (`kube-node-lease`), seed Machines, decided by
- * ./lease.ts. An HTTP 429 anywhere is reported as `throttled` (10 s back-off). With a seed view
+ * the shoot's API server on a fresh connection (no keep-alive), then the lease probe: shoot Nodes
+ * and Leases (`kube-node-lease`), seed Machines, decided by ./lease.ts. Every shoot request has
+ * probeTimeout as its whole deadline, as upstream's: dependency-watchdog
+ * internal/util/k8shelper.go sets `rest.Config.Timeout = probeTimeout` on the config of both the
+ * discovery client (`/version`) and the client of the Node and Lease lists, and client-go makes
+ * that the `http.Client`'s Timeout (connect, TLS, request and body, per request). Upstream's new
+ * controller-runtime client of every probe also discovers before its first list (GET `/api` and
+ * `/apis`, controller-runtime pkg/client/apiutil/restmapper.go, v0.22): 5 shoot requests per probe
+ * there, 3 here, whose paths are fixed. An HTTP 429 anywhere is reported as `throttled` (10 s back-off). With a seed view
  * (./seedview.ts, as probe-tick runs) the Secret and the Machines come from its lists (one per
  * kind for every shoot); without one, or when the Secret is not listable, they are read per shoot.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { NODE_LEASE_NAMESPACE } from '../../shared/api/builtin.js';
-import { GVK } from '../../shared/api/gvk.js';
-import { isNotFound, isTooManyRequests, type KubeClient } from '../../shared/kube/index.js';
+import { GVK, type GroupVersionKind } from '../../shared/api/gvk.js';
+import { isNotFound, isTooManyRequests, resourcePath, type KubeClient } from '../../shared/kube/index.js';
 import {
   decideLeaseProbe,
   formatProbeError,
@@ -69,14 +75,24 @@ async function setup(deps: ProbeDeps, probe: ShootProbe): Promise<KubeClient | P
   }
 }
 
+/** A GET on the shoot's API server with `timeoutMs` as its whole deadline (and inactivity limit). */
+function shootGet(shoot: KubeClient, path: string, timeoutMs: number): Promise<{ body: string }> {
+  return shoot.request({ method: 'GET', path, timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+}
+
+async function shootList<T>(
+  shoot: KubeClient,
+  gvk: GroupVersionKind,
+  namespace: string | undefined,
+  timeoutMs: number,
+): Promise<{ items: T[] }> {
+  const res = await shootGet(shoot, resourcePath(gvk, { namespace }), timeoutMs);
+  return JSON.parse(res.body) as { items: T[] };
+}
+
 async function probeApiServer(shoot: KubeClient, timeoutMs: number): Promise<ProbeResult | undefined> {
   try {
-    await shoot.request({
-      method: 'GET',
-      path: '/version',
-      timeoutMs,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    await shootGet(shoot, '/version', timeoutMs);
     return undefined;
   } catch (err) {
     return {
@@ -88,10 +104,11 @@ async function probeApiServer(shoot: KubeClient, timeoutMs: number): Promise<Pro
 }
 
 async function probeLeases(deps: ProbeDeps, shoot: KubeClient, probe: ShootProbe): Promise<ProbeResult> {
+  const timeoutMs = probe.config.probeTimeout;
   try {
     const [nodes, leases, machines] = await Promise.all([
-      shoot.list<ProbeNode>(GVK.Node),
-      shoot.list<ProbeLease>(GVK.Lease, NODE_LEASE_NAMESPACE),
+      shootList<ProbeNode>(shoot, GVK.Node, undefined, timeoutMs),
+      shootList<ProbeLease>(shoot, GVK.Lease, NODE_LEASE_NAMESPACE, timeoutMs),
       deps.view
         ? deps.view.machines(probe.namespace).then((items) => ({ items }))
         : deps.seed.list<ProbeMachine>(GVK.Machine, probe.namespace),

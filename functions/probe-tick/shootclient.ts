@@ -1,11 +1,19 @@
 /**
- * The client of a shoot probe: a new connection per request, as upstream's
- * (dependency-watchdog internal/util/k8shelper.go: a rest client per probe over a transport with
- * keep-alives disabled), and as client-node does anyway (a new Agent per request). What is shared
- * is only the TLS context (the CA, client certificate and key parsed into an OpenSSL context),
- * built once per kubeconfig object instead of once per connection: probe-tick keeps one parsed
- * kubeconfig per probe Secret resourceVersion (./seedview.ts), so a changed Secret gets a new one.
- * On the wire nothing changes: every request opens its own TCP and TLS connection with a full
+ * The client of a shoot probe: a new connection per request and no resumed TLS session, as
+ * upstream's. dependency-watchdog (internal/prober/prober.go) creates two clients per probe
+ * through internal/prober/shoot/client.go, a discovery client for `/version` and a
+ * controller-runtime client for the Node and Lease lists; internal/util/k8shelper.go
+ * (createRestConfigFromKubeConfigBytes, createTransportWithDisabledKeepAlive) gives each a fresh
+ * `http.DefaultTransport` clone with `DisableKeepAlives = true` (dependency-watchdog issue 61:
+ * a kept connection must not hide a broken API server) and installs it with `rest.Config.Wrap`.
+ * That wrapper replaces the transport client-go's `transport.New` took from its `tlsCache`
+ * (k8s.io/client-go transport/cache.go), so nothing is shared between requests or probes; the
+ * `tls.Config` from `rest.TLSConfigFor` (transport/transport.go) has no ClientSessionCache, so
+ * Go's client never resumes a session either.
+ * What is shared here is only the TLS context (the CA parsed into an OpenSSL context), built once
+ * per kubeconfig object instead of once per connection: probe-tick keeps one parsed kubeconfig
+ * per probe Secret resourceVersion (./seedview.ts), so a changed Secret gets a new one. On the
+ * wire nothing changes: every request opens its own TCP and TLS connection with a full
  * handshake and verifies the server's certificate; no session is resumed (maxCachedSessions 0)
  * and no socket is kept (keepAlive false). Proxies and plain http are left to client-node.
  */

@@ -47,6 +47,10 @@ export function dockerfileProblems(set: PackagingSet): string[] {
     ],
     [/^RUN\s+npm ci\b/m, 'RUN npm ci'],
     [/^RUN\s+npm run build\b/m, 'RUN npm run build (writes dist/functions/<name>/server.js)'],
+    [
+      /^RUN\s+node\s+\S*\/train\.cjs\s+\S+\s*$/m,
+      "RUN node <functions>/train.cjs <functions> (V8 code cache of every bundle, trained with the image's node)",
+    ],
     [/^USER\s+65532(:65532)?\s*$/m, 'USER 65532 (non-root)'],
   ];
   const out = rules.filter(([re]) => !re.test(d.text)).map(([, what]) => `${d.file}: needs ${what}`);

@@ -11,9 +11,9 @@
  *   brought Node's ES module loader into every replica (≈ 60 ms of CPU and 9 MB).
  * - The code cache (./code-cache.ts): the bundle (the main module, or the `.cjs` of the same name
  *   that a `.js` main loads) compiles with V8's cached data when a cache made for it exists, and
- *   writes one after its first response when none was used. Skipped when
- *   source maps are on (`--enable-source-maps`: Node maps stacks of what its own loader compiled)
- *   or with LANDSCAPE_CODE_CACHE=off; LANDSCAPE_CODE_CACHE=report prints whether the cache was
+ *   writes one after its first response when none was used. Off with LANDSCAPE_CODE_CACHE=off.
+ *   With source maps on (`--enable-source-maps`, the image) the stacks of the bundle are mapped by
+ *   ./stack-map.ts, since Node maps only what its own loader compiled; LANDSCAPE_CODE_CACHE=report prints whether the cache was
  *   accepted, rejected by V8, or none was there for this bundle (one JSON line on stderr).
  */
 import Module from 'node:module';
@@ -28,6 +28,7 @@ import {
   writeCache,
   type CacheUse,
 } from './code-cache.js';
+import { installStackMapper } from './stack-map.js';
 
 function orphanGuard(): void {
   if (typeof process.send !== 'function') return;
@@ -49,12 +50,17 @@ type Compiled = (
   dirname: string,
 ) => unknown;
 
+/** Where the bundle's text starts in the CommonJS wrapper's first line. */
+const WRAPPER_LENGTH = Module.wrap('\u0000').indexOf('\u0000');
+
 function compile(content: string, filename: string): Script {
   const key = bundleKey(filename);
   const cacheFile = `${filename}${CACHE_SUFFIX}`;
   const cachedData = key === undefined ? undefined : readCache(cacheFile, key);
   const script = new Script(Module.wrap(content), {
     filename,
+    // columns of the bundle's first line as in the file, not shifted by the CommonJS wrapper
+    columnOffset: -WRAPPER_LENGTH,
     ...(cachedData ? { cachedData } : {}),
     // dynamic import() from the bundle resolves as from a module Node loaded itself
     ...(vmConstants?.USE_MAIN_CONTEXT_DEFAULT_LOADER
@@ -85,7 +91,7 @@ function run(script: Script, module: CjsModule, filename: string): unknown {
 }
 
 function cacheMainModule(): void {
-  if (process.env['LANDSCAPE_CODE_CACHE'] === 'off' || process.sourceMapsEnabled) return;
+  if (process.env['LANDSCAPE_CODE_CACHE'] === 'off') return;
   const main = process.argv[1] ? resolve(process.argv[1]) : undefined;
   if (!main || !/\.c?js$/.test(main)) return;
   const bundles = new Set([main, main.replace(/\.c?js$/, '.cjs')]);
@@ -101,6 +107,8 @@ function cacheMainModule(): void {
       // not a CommonJS script (Node 22+ detects ES module syntax in its own loader): as without us
       return original.call(this, content, filename);
     }
+    // Node maps stacks only of what its loader compiled: this bundle's are mapped here
+    if (process.sourceMapsEnabled) installStackMapper(filename);
     return run(script, this, filename);
   };
 }

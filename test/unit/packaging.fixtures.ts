@@ -197,6 +197,7 @@ export const DOCKERFILE = [
   'FROM node:24-slim',
   'ENV NODE_OPTIONS=--enable-source-maps',
   'COPY --from=build /src/dist/functions /app/functions',
+  'RUN node /app/functions/train.cjs /app/functions',
   'USER 65532:65532',
   '',
 ].join('\n');

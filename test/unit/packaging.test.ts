@@ -331,6 +331,11 @@ describe('checkPackaging', () => {
       /^Dockerfile: needs USER 65532/,
     ],
     [
+      'a Dockerfile whose replicas would start without a code cache',
+      (s) => (s.dockerfile!.text = s.dockerfile!.text.replace(/RUN node .*train\.cjs.*\n/, '')),
+      /^Dockerfile: needs RUN node <functions>\/train\.cjs <functions>/,
+    ],
+    [
       'a Dockerfile that does not copy the bundles',
       (s) => (s.dockerfile!.text = s.dockerfile!.text.replace(/COPY --from.*\n/, '')),
       /^Dockerfile: needs COPY --from=<build stage> <workdir>\/dist\/functions \/app\/functions$/,

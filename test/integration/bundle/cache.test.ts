@@ -67,3 +67,14 @@ it('builds a changed bundle once when two landscapes start at once: the other wa
   expect(readFileSync(both[1].file, 'utf8')).toBe(readFileSync(both[0].file, 'utf8'));
   expect(readdirSync(join(root, 'cache')).filter((f) => f.endsWith('.lock'))).toEqual([]);
 }, 60_000);
+
+it('keeps the server bundle when the module bundle is built into the same folder (npm run build)', async () => {
+  const out = join(root, 'both');
+  const server = await bundleFunction({ ...options('both'), cacheDir: undefined });
+  const module = await bundleFunction({ ...options('both'), cacheDir: undefined, kind: 'module' });
+  expect(readdirSync(join(out, 'echo')).sort()).toEqual(
+    expect.arrayContaining(['index.js', 'preload.cjs', 'server.cjs', 'server.js']),
+  );
+  expect(readFileSync(server.file, 'utf8')).toMatch(/console\.log\("v/);
+  expect(readFileSync(module.file, 'utf8')).toMatch(/console\.log\("v/);
+}, 60_000);

@@ -3,17 +3,20 @@
  * processes: a training start writes `server.cjs.codecache`; the next start uses it (V8 accepts
  * it); a cache whose V8 data is damaged is refused by V8 and the process still serves and writes a
  * good one; a cache of another bundle (same length, other content) is not used at all; and
- * `node server.js` (what the image's Services run) loads the same bundle.
+ * `node server.js` (what the image's Services run) loads the same bundle; with source maps on (the
+ * image) the cache is used too, and a stack names the TypeScript source; the image's trainer
+ * (`train.cjs`) writes the cache of every bundle below a folder.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { bundleFunction } from '../../../local/bundle.js';
 import { CACHE_SUFFIX } from '../../../shared/serve/code-cache.js';
 import { servingPort, trainCodeCache } from '../../../shared/serve/train.js';
+import { bundleTrainer } from '../../../scripts/trainer-bundle.js';
 
 let dir: string;
 let file: string;
@@ -37,7 +40,7 @@ interface Started {
   use: string | undefined;
 }
 
-function post(port: number): Promise<number> {
+function post(port: number, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -60,7 +63,7 @@ function post(port: number): Promise<number> {
       },
     );
     req.on('error', reject);
-    req.end('{}');
+    req.end(body);
   });
 }
 
@@ -68,8 +71,13 @@ function post(port: number): Promise<number> {
  * Starts `node --require preload.cjs <entry>`, sends one event, and kills it once `done()` holds
  * after the answer; its status and the cache use it reported.
  */
-async function startOnce(entry: string, done: () => boolean = () => true): Promise<Started> {
-  const child = spawn(process.execPath, ['--require', join(dir, 'sleeper', 'preload.cjs'), entry], {
+async function startOnce(
+  entry: string,
+  done: () => boolean = () => true,
+  opts: { nodeArgs?: string[]; body?: string } = {},
+): Promise<Started> {
+  const preload = join(dirname(entry), 'preload.cjs');
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--require', preload, entry], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', LANDSCAPE_CODE_CACHE: 'report' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -85,7 +93,7 @@ async function startOnce(entry: string, done: () => boolean = () => true): Promi
     child.once('exit', (code) => reject(new Error(`exited ${String(code)} before serving`)));
   });
   try {
-    const status = await post(port);
+    const status = await post(port, opts.body ?? '{}');
     while (!done()) await new Promise((r) => setTimeout(r, 50));
     return { status, use };
   } finally {
@@ -130,4 +138,40 @@ it('does not use the cache of another bundle of the same length', async () => {
 it('loads the same bundle through server.js, as the image runs it', async () => {
   await trainCodeCache(file);
   expect(await startOnce(join(dir, 'sleeper', 'server.js'))).toEqual({ status: 204, use: 'accepted' });
+}, 60_000);
+
+it('uses the cache with source maps on, and names the TypeScript source in a stack', async () => {
+  const mapped = await bundleFunction({
+    name: 'sleeper',
+    functionsDir: 'test/integration/activator/functions',
+    outDir: join(dir, 'mapped'),
+    kind: 'server',
+    sourcemap: true,
+  });
+  const nodeArgs = ['--enable-source-maps'];
+  await trainCodeCache(mapped.file, { nodeArgs });
+  const stackFile = join(dir, 'stack.txt');
+  const body = JSON.stringify({ stackTo: stackFile });
+  expect(await startOnce(mapped.file, undefined, { nodeArgs, body })).toEqual({
+    status: 204,
+    use: 'accepted',
+  });
+  const stack = readFileSync(stackFile, 'utf8');
+  expect(stack).toMatch(/^Error: stack probe\n {4}at stackHere \(\S*sleeper\/handler\.ts:\d+:\d+\)\n/);
+  expect(stack).not.toContain('server.cjs:');
+}, 60_000);
+
+it("writes every bundle's cache with the image's trainer, train.cjs", async () => {
+  const trainer = await bundleTrainer(join(dir, 'train.cjs'));
+  rmSync(`${file}${CACHE_SUFFIX}`, { force: true });
+  const child = spawn(process.execPath, [trainer.file, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect({ code, out }).toEqual({
+    code: 0,
+    out: expect.stringContaining(`train: ${file}${CACHE_SUFFIX}`) as string,
+  });
+  expect(await startOnce(file)).toEqual({ status: 204, use: 'accepted' });
 }, 60_000);

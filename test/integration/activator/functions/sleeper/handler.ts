@@ -1,7 +1,8 @@
 /**
  * A test function for the activator: sleeps `data.ms`, then answers (204). With `data.crashOnce`
  * (a file path) it exits the process on the first delivery (after creating the file), so the
- * activator has to deliver the event again to a new replica.
+ * activator has to deliver the event again to a new replica. With `data.stackTo` (a file path) it
+ * writes the stack of an Error made here to that file first (the code cache's source-mapped stacks).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import * as ff from '@google-cloud/functions-framework';
@@ -9,10 +10,16 @@ import * as ff from '@google-cloud/functions-framework';
 interface Data {
   ms?: number;
   crashOnce?: string;
+  stackTo?: string;
+}
+
+function stackHere(): string {
+  return new Error('stack probe').stack ?? '';
 }
 
 ff.cloudEvent('sleeper', async (ce: unknown) => {
   const data = (ce as { data?: Data }).data ?? {};
+  if (data.stackTo) writeFileSync(data.stackTo, stackHere());
   if (data.crashOnce && !existsSync(data.crashOnce)) {
     writeFileSync(data.crashOnce, String(process.pid));
     process.exit(1);
