@@ -11,6 +11,8 @@
  * - `index.js`: the handler module for Google Cloud Functions, which brings its own Functions
  *   Framework (left external and named in the folder's package.json).
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
+ * A CommonJS server bundle evaluates client-node, ioredis, pino, yaml (./bundle-lazy.ts) and
+ * mime-types' tables (./bundle-mime.ts) on first use: what a first event does not use costs nothing.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -23,14 +25,10 @@ import {
 } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import {
-  buildLock,
-  fromCache,
-  inputStats,
-  toCache,
-  type CacheManifest,
-  type InputStats,
-} from './bundle-cache.js';
+import { buildLock, fromCache, toCache, type CacheManifest, type InputStats } from './bundle-cache.js';
+import { inputsOfRun } from './bundle-inputs.js';
+import { lazyPackages } from './bundle-lazy.js';
+import { lazyMimeTypes } from './bundle-mime.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -131,7 +129,7 @@ function cacheKey(o: BundleOptions, handler: string): string {
     handler,
     esbuild: esbuildVersion,
     node: process.version,
-    format: isCommonJs(o) ? 'cjs+preload' : 'esm',
+    format: isCommonJs(o) ? 'cjs+preload+lazy2+mime' : 'esm',
   });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }
@@ -271,7 +269,7 @@ async function buildTargets(targets: readonly Target[]): Promise<Map<Target, Bun
     const built = await buildGroup(group);
     for (const t of group) {
       const b = built.get(t)!;
-      if (t.cached !== undefined) await toCache(t.cached, t.dir, { bytes: b.bytes, inputs: built.inputs });
+      if (t.cached !== undefined) await toCache(t.cached, t.dir, { bytes: b.bytes, inputs: b.inputs });
       out.set(t, { name: t.o.name, file: t.file, bytes: b.bytes, cached: false });
     }
   }
@@ -342,10 +340,19 @@ function serverEntries(group: readonly Target[]): Plugin {
   };
 }
 
-/** One esbuild run for targets of the same options; every input it read counts for each of them. */
+/** The entries; the lazy packages in a CommonJS server bundle; no packages when external. */
+function pluginsOf(group: readonly Target[], commonjs: boolean): Plugin[] {
+  return [
+    serverEntries(group),
+    ...(commonjs ? [lazyPackages(process.cwd()), lazyMimeTypes()] : []),
+    ...(group[0].o.externalPackages ? [externalNpmPackages] : []),
+  ];
+}
+
+/** One esbuild run for targets of the same options; its inputs count for each of them (./bundle-inputs.ts). */
 async function buildGroup(
   group: readonly Target[],
-): Promise<Map<Target, { bytes: number }> & { inputs: CacheManifest['inputs'] }> {
+): Promise<Map<Target, { bytes: number; inputs: CacheManifest['inputs'] }>> {
   const o = group[0].o;
   const server = o.kind === 'server';
   const commonjs = isCommonJs(o);
@@ -366,7 +373,7 @@ async function buildGroup(
     minify: o.minify ?? true,
     ...sourceMapOptions(o, join(o.outDir, '_')),
     metafile: true,
-    plugins: [serverEntries(group), ...(o.externalPackages ? [externalNpmPackages] : [])],
+    plugins: pluginsOf(group, commonjs),
     ...(o.kind === 'module' ? { external: ['@google-cloud/functions-framework'] } : {}),
     ...(commonjs ? {} : { banner: { js: REQUIRE_SHIM } }),
     logLevel: 'silent',
@@ -374,12 +381,13 @@ async function buildGroup(
   const outputs = new Map(
     Object.entries(result.metafile.outputs).map(([path, out]) => [resolve(path), out.bytes]),
   );
-  const built = new Map<Target, { bytes: number }>();
-  for (const t of group) {
+  const built = new Map<Target, { bytes: number; inputs: CacheManifest['inputs'] }>();
+  const sources = group.map((t) => ({ dir: t.dir, source: dirname(handlerOf(t.o)) }));
+  const inputs = await inputsOfRun(sources, result.metafile);
+  for (const [i, t] of group.entries()) {
     await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind, commonjs));
     if (commonjs) await writeFile(join(t.dir, 'server.js'), SERVER_JS);
-    built.set(t, { bytes: outputs.get(resolve(t.file)) ?? 0 });
+    built.set(t, { bytes: outputs.get(resolve(t.file)) ?? 0, inputs: inputs[i] });
   }
-  const inputs = await inputStats(Object.keys(result.metafile.inputs).map((p) => resolve(p)));
-  return Object.assign(built, { inputs });
+  return built;
 }
