@@ -129,7 +129,7 @@ export function processTree(root: number): Proc[] {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** A replica: neither the landscape itself nor its Redis (the keeper and redis-server) nor a build. */
+/** A replica: neither the landscape itself nor its Redis (redis-server, or its node keeper without setpriv) nor a build. */
 const isReplica = (p: Proc, root: number): boolean =>
   p.pid !== root && !p.cmdline.includes('redis-server') && !p.cmdline.includes('esbuild');
 

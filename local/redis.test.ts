@@ -1,15 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { scaled, sleep, until } from '../test/support/timing.js';
-import { ping, startRedis } from './redis.js';
+import { findBinary, ping, startRedis } from './redis.js';
+
+type Keeper = 'auto' | 'node';
 
 /** A process of its own (a process group too, as `npm start` in a terminal) that starts Redis and ignores SIGINT. */
-async function starter(): Promise<{ child: ChildProcess; port: number }> {
+async function starter(keeper: Keeper): Promise<{ child: ChildProcess; port: number }> {
   const script = `
     import { startRedis } from ${JSON.stringify(fileURLToPath(new URL('./redis.ts', import.meta.url)))};
     process.on('SIGINT', () => undefined);
-    const r = await startRedis();
+    const r = await startRedis({ keeper: ${JSON.stringify(keeper)} });
     console.log(r.port);
     setInterval(() => undefined, 1000);
   `;
@@ -30,13 +33,40 @@ async function starter(): Promise<{ child: ChildProcess; port: number }> {
   return { child, port };
 }
 
-describe('startRedis: redis-server under a keeper in a process group of its own', () => {
+/** The parent pid of the redis-server that serves `port` (it names its address in its title), or undefined. */
+function redisParent(port: number): number | undefined {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmdline.startsWith('redis-server') || !cmdline.includes(`:${port}`)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+const keepers: Keeper[] = findBinary('setpriv') === undefined ? ['node'] : ['auto', 'node'];
+
+describe.each(keepers)('startRedis (keeper %s): redis-server in a process group of its own', (keeper) => {
   it('stop() stops it', async () => {
-    const redis = await startRedis();
+    const redis = await startRedis({ keeper });
     expect(await ping(redis.port)).toBe(true);
     await redis.stop();
     expect(await ping(redis.port)).toBe(false);
   });
+
+  if (keeper === 'auto')
+    it('with setpriv on PATH, redis-server is the starter’s own child: no keeper process beside it', async () => {
+      const redis = await startRedis({ keeper });
+      try {
+        expect(redisParent(redis.port)).toBe(process.pid);
+      } finally {
+        await redis.stop();
+      }
+    });
 
   // Passes alone (`REDIS_KEEPER_TEST=1 npx jest local/redis.test.ts`, ~1 s) but hung past every
   // limit in two full clean-clone `.ci/run`s of 2026-11-26 (none of its own timers fired): skipped
@@ -45,7 +75,7 @@ describe('startRedis: redis-server under a keeper in a process group of its own'
   keeperIt(
     'Ctrl-C (SIGINT to the starter’s process group) does not reach it; a starter killed outright takes it along (skipped unless REDIS_KEEPER_TEST=1: it hung in full runs, see the comment)',
     async () => {
-      const { child, port } = await starter();
+      const { child, port } = await starter(keeper);
       try {
         expect(await ping(port)).toBe(true);
         process.kill(-child.pid!, 'SIGINT');

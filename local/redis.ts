@@ -7,11 +7,16 @@
  *   beforeAll(async () => { redis = await startRedis(); });
  *   afterAll(async () => { await redis.stop(); });
  *
- * redis-server runs under a small node keeper in a process group of its own: Ctrl-C in the
- * terminal of `npm start` (SIGINT to the foreground process group) does not reach it, so it stays
- * up until the landscape stops it, after the functions finished their work; the keeper has an
- * IPC channel to its starter and kills redis-server when that closes (the starter was killed
- * outright), so no redis-server outlives it. SIGTERM to the keeper is passed on.
+ * redis-server runs in a process group (a session) of its own: Ctrl-C in the terminal of
+ * `npm start` (SIGINT to the foreground process group) does not reach it, so it stays up until the
+ * landscape stops it, after the functions finished their work. No redis-server outlives its
+ * starter, even one killed outright (SIGKILL):
+ * - with `setpriv` (util-linux, /usr/bin/setpriv on Debian) redis-server is started as
+ *   `setpriv --pdeathsig SIGTERM -- redis-server …`: the kernel sends it SIGTERM when the thread
+ *   that started it exits (prctl PR_SET_PDEATHSIG, kept across the exec). Nothing runs beside it.
+ *   (A starter killed in the millisecond between the fork and setpriv's prctl is not noticed.)
+ * - without it, under a small node keeper (~40 MB) that has an IPC channel to its starter and
+ *   kills redis-server when that closes; SIGTERM to the keeper is passed on.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -33,6 +38,8 @@ export interface StartRedisOptions {
   binary?: string;
   /** How long to wait for PING to answer; default 10 s. */
   readyTimeoutMs?: number;
+  /** What makes sure redis-server does not outlive its starter: `auto` (default) is setpriv when it is on PATH, else the node keeper. */
+  keeper?: 'auto' | 'node';
 }
 
 /** A free TCP port on 127.0.0.1 (the OS picks one). */
@@ -74,7 +81,7 @@ async function waitForPing(port: number, child: ChildProcess, timeoutMs: number)
   throw new Error(`redis-server on port ${port} did not answer PING within ${timeoutMs} ms`);
 }
 
-/** `node -e KEEPER <binary> <args...>`: runs redis-server until SIGTERM or until its starter is gone. */
+/** Without setpriv, `node -e KEEPER <binary> <args...>`: runs redis-server until SIGTERM or until its starter is gone. */
 const KEEPER = `
 const { spawn } = require('node:child_process');
 const [binary, ...args] = process.argv.slice(1);
@@ -87,12 +94,16 @@ process.on('disconnect', () => redis.kill('SIGKILL'));
 process.channel?.unref();
 `;
 
-function spawnRedis(binary: string, port: number): ChildProcess {
+function spawnRedis(binary: string, port: number, keeper: 'auto' | 'node'): ChildProcess {
   const args = ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1'];
-  const child = spawn(process.execPath, ['-e', KEEPER, binary, ...args], {
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-    detached: true,
-  });
+  const setpriv = keeper === 'auto' ? findBinary('setpriv') : undefined;
+  const child =
+    setpriv !== undefined
+      ? spawn(setpriv, ['--pdeathsig', 'SIGTERM', '--', binary, ...args], { stdio: 'ignore', detached: true })
+      : spawn(process.execPath, ['-e', KEEPER, binary, ...args], {
+          stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+          detached: true,
+        });
   child.channel?.unref();
   child.on('error', () => undefined);
   return child;
@@ -102,7 +113,7 @@ async function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  // the keeper leads its own process group: SIGKILL to the group takes redis-server with it
+  // it leads its own process group: SIGKILL to the group takes redis-server (or keeper and redis-server)
   const timer = setTimeout(() => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
@@ -144,8 +155,9 @@ export async function startRedis(opts: StartRedisOptions = {}): Promise<TestRedi
   const binary = opts.binary ?? 'redis-server';
   if (findBinary(binary) === undefined) throw redisNotInstalled(binary);
   const readyTimeoutMs = opts.readyTimeoutMs ?? 10_000;
+  const keeper = opts.keeper ?? 'auto';
   const port = await freePort();
-  let child = spawnRedis(binary, port);
+  let child = spawnRedis(binary, port, keeper);
   await waitForPing(port, child, readyTimeoutMs).catch(async (err: unknown) => {
     await kill(child);
     throw err;
@@ -156,7 +168,7 @@ export async function startRedis(opts: StartRedisOptions = {}): Promise<TestRedi
     stop: () => kill(child),
     async restart(): Promise<void> {
       await kill(child);
-      child = spawnRedis(binary, port);
+      child = spawnRedis(binary, port, keeper);
       await waitForPing(port, child, readyTimeoutMs);
     },
   };

@@ -4,7 +4,10 @@
  * the Clusters (re-listed at most every 5 s, and with them a new seed view, ./seedview.ts: the
  * probe Secrets, Machines and dependents listed once for every shoot), reads every prober state from Redis in one MGET,
  * decides each shoot (./prober.ts) and runs what is due — a probe, or the next pass
- * of a scaling flow — with bounded concurrency; then it sleeps until the next due time.
+ * of a scaling flow — with bounded concurrency; then it sleeps until the next due time. A pass
+ * after which no prober is running (no Cluster, or every one skipped) ends the invocation at once:
+ * the replica does not idle through the span when there is nothing to probe; a Cluster that
+ * appears is picked up by the next tick (upstream starts a prober on the Cluster event).
  *
  * Redis (family `prober`): `shoot:<namespace>` the ProberState as JSON; `running` the set of
  * namespaces with a state (for removing states of deleted Clusters); `ticker` the lease.
@@ -213,6 +216,15 @@ async function listClusters(deps: TickDeps): Promise<Cluster[] | undefined> {
   }
 }
 
+/**
+ * The invocation ends after this pass: its span is over, it is told to stop, or no prober is
+ * running (no Cluster, or none to probe), so nothing is due before a Cluster changes and the next
+ * tick looks again (upstream's probers start on Cluster events).
+ */
+function finished(p: Pass, now: number, end: number, signal: AbortSignal | undefined): boolean {
+  return p.nextDue === Infinity || now >= end || signal?.aborted === true;
+}
+
 /** One invocation: passes until the span is over (at least one), under the ticker lease. */
 export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<TickSummary> {
   const redis = await deps.redis();
@@ -249,7 +261,7 @@ export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<
       summary.probes += p.probes;
       summary.flowPasses += p.flowPasses;
       const now = deps.now();
-      if (now >= end || deps.signal?.aborted) break;
+      if (finished(p, now, end, deps.signal)) break;
       const wake = Math.min(p.nextDue, end, listedAt + RELIST_MS);
       await deps.sleep(Math.max(MIN_PAUSE_MS, wake - now));
     } while (deps.now() < end && !deps.signal?.aborted);

@@ -102,7 +102,6 @@ function forwardHeaders(req: IncomingMessage): Record<string, string> {
 export class Activator {
   private readonly pools = new Map<string, FunctionPool>();
   private server: Server | undefined;
-  private ticker: NodeJS.Timeout | undefined;
   url = '';
   /** Test-only: kills replicas at random moments while switched on (`npm run drill`). */
   readonly chaos: ReplicaChaos = new ReplicaChaos(this);
@@ -180,8 +179,6 @@ export class Activator {
     });
     this.server = server;
     this.url = `http://${this.o.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
-    this.ticker = setInterval(() => this.pools.forEach((p) => p.reconcile()), 250);
-    this.ticker.unref();
     for (const p of this.pools.values()) p.reconcile();
     return this.url;
   }
@@ -224,7 +221,6 @@ export class Activator {
 
   async stop(): Promise<void> {
     this.chaos.set(undefined);
-    if (this.ticker) clearInterval(this.ticker);
     await Promise.all([...this.pools.values()].map((p) => p.stop()));
     const server = this.server;
     if (server) {

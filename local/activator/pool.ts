@@ -5,7 +5,7 @@
  * replica that dies with requests in flight is replaced and those requests are delivered again.
  */
 import { randomBytes } from 'node:crypto';
-import { decideScale, pickReplica, type ReplicaView, type ScaleLimits } from './scale.js';
+import { decideScale, nextIdleDeadline, pickReplica, type ReplicaView, type ScaleLimits } from './scale.js';
 import type { ForwardError } from './replica.js';
 import { Replica, type ForwardRequest, type ForwardResponse, type LogStream } from './replica.js';
 import type { FunctionService } from './services.js';
@@ -88,6 +88,8 @@ export class FunctionPool {
   private desired = 0;
   private startFailures = 0;
   private notBefore = 0;
+  /** Set while a ready replica's idle window is running: the pool decides again when it ends. */
+  private idleTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private draining = false;
   private readonly now: () => number;
@@ -108,7 +110,10 @@ export class FunctionPool {
     });
   }
 
-  /** Scale decisions and dispatch; called on every change and by the idle timer. */
+  /**
+   * Scale decisions and dispatch; called on every change, and when an idle window ends (a timer
+   * armed only while one runs: an idle pool with no replica wakes for nothing).
+   */
   reconcile(): void {
     if (this.stopped) return;
     const decision = decideScale(
@@ -121,6 +126,17 @@ export class FunctionPool {
       for (let i = 0; i < decision.spawn; i++) this.spawn();
     }
     this.pump();
+    this.armIdleTimer();
+  }
+
+  private armIdleTimer(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    const now = this.now();
+    const due = nextIdleDeadline([...this.slots.values()], now, this.deps.limits.idleMs);
+    if (due === undefined) return;
+    this.idleTimer = setTimeout(() => this.reconcile(), due - now);
+    this.idleTimer.unref();
   }
 
   private pump(): void {
@@ -321,6 +337,7 @@ export class FunctionPool {
   /** Stops every replica (SIGTERM, SIGKILL after `graceMs`) and answers what is queued with 503. */
   async stop(graceMs = 5000): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.idleTimer);
     for (const p of this.queue.splice(0)) p.resolve(text(503, 'the landscape is stopping'));
     const slots = [...this.slots.values()].filter((s) => s.replica);
     for (const s of slots) {

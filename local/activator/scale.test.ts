@@ -1,4 +1,4 @@
-import { decideScale, desiredReplicas, perReplica, pickReplica } from './scale.js';
+import { decideScale, desiredReplicas, nextIdleDeadline, perReplica, pickReplica } from './scale.js';
 import type { ReplicaState, ReplicaView, ScaleDecision, ScaleLimits } from './scale.js';
 
 const NOW = 1_000_000;
@@ -230,5 +230,24 @@ describe('pickReplica', () => {
     ['room left below containerConcurrency', [busy('a', 2), busy('b', 1)], 2, 'b'],
   ])('%s', (_, replicas, containerConcurrency, expected) => {
     expect(pickReplica(replicas, containerConcurrency)?.id).toBe(expected);
+  });
+});
+
+describe('nextIdleDeadline: when the pool has to decide again without a request', () => {
+  it.each<[string, ReplicaView[], number | undefined]>([
+    ['no replica: no timer', [], undefined],
+    ['only a busy replica: no timer (the request’s end decides)', [busy('a', 1)], undefined],
+    ['only a starting replica: no timer (becoming ready decides)', [starting('a', 0)], undefined],
+    ['only a stopping replica: no timer (its exit decides)', [r('a', { state: 'stopping' })], undefined],
+    ['a ready replica idle since NOW: NOW + idle window', [idle('a', 0)], NOW + IDLE_MS],
+    ['two idle replicas: the earlier end', [idle('a', 1_000), idle('b', 5_000)], NOW + IDLE_MS - 5_000],
+    ['a window already over (min-scale keeps it) is not waited for', [idle('a', IDLE_MS)], undefined],
+    [
+      'an over window beside a running one: the running one',
+      [idle('a', 2 * IDLE_MS), idle('b', 10)],
+      NOW + IDLE_MS - 10,
+    ],
+  ])('%s', (_, replicas, expected) => {
+    expect(nextIdleDeadline(replicas, NOW, IDLE_MS)).toBe(expected);
   });
 });

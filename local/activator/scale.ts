@@ -65,6 +65,27 @@ export function decideScale(input: ScaleInput, l: ScaleLimits): ScaleDecision {
   return { desired, spawn: 0, stop: idle.slice(0, removable).map((r) => r.id) };
 }
 
+/**
+ * When the next idle window ends (ms since the epoch): the earliest `idleSince + idleMs` still to
+ * come among the ready replicas with nothing in flight; undefined when none is pending, so a pool
+ * with no replica (or only busy ones) keeps no timer. A window already over is not waited for:
+ * decideScale stopped that replica, or min-scale keeps it, and only a request or an exit (each of
+ * which decides again) changes that.
+ */
+export function nextIdleDeadline(
+  replicas: readonly ReplicaView[],
+  now: number,
+  idleMs: number,
+): number | undefined {
+  let next: number | undefined;
+  for (const r of replicas) {
+    if (r.state !== 'ready' || r.inFlight > 0) continue;
+    const end = r.idleSince + idleMs;
+    if (end > now && (next === undefined || end < next)) next = end;
+  }
+  return next;
+}
+
 /** The ready replica with the fewest requests in flight and room for one more; undefined: none. */
 export function pickReplica(
   replicas: readonly ReplicaView[],

@@ -4,9 +4,10 @@
  * cache, so this start runs esbuild. One piece of work (a labelled ConfigMap) reaches that
  * function; after the idle window (`--idle-window 1s`) the landscape has no function replica,
  * and no bundler process (esbuild's service) runs under it: the only processes under the
- * landscape are its Redis (the keeper and redis-server). Nothing is timed: the test waits on the
- * condition (a tick's replica comes and goes at the top of each minute; probe-tick's invocation
- * keeps probing for its PROBE_TICK_SPAN, 50 s), with a generous limit.
+ * landscape are its Redis (redis-server; its node keeper where setpriv is missing). Nothing is
+ * timed: the test waits on the condition (a tick's replica comes and goes at the top of each
+ * minute; probe-tick's invocation keeps probing for its PROBE_TICK_SPAN, 50 s, while a shoot has a
+ * prober), with a generous limit.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -164,7 +165,7 @@ async function functionRows(): Promise<FunctionRow[]> {
   return (await res.json()) as FunctionRow[];
 }
 
-/** redis-server and the node keeper that runs it (local/redis.ts): the landscape's own, not a build or a replica. */
+/** redis-server (and its node keeper where setpriv is missing, local/redis.ts): the landscape's own, not a build or a replica. */
 const isRedis = (p: Proc): boolean => p.cmdline.includes('redis-server');
 
 it(

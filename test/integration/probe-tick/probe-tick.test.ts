@@ -339,3 +339,38 @@ current-context: x
     await new Promise((r) => throttling.close(r));
   }
 });
+
+describe('a tick with a span (PROBE_TICK_SPAN > 0), on a clock that sleeping advances', () => {
+  /** runTick with a fake clock from now: `sleep` moves it on at once. */
+  async function tickWithSpan(spanMs: number): Promise<{ passes: number; slept: number }> {
+    const r = await instance.ready();
+    if (!r.ok) throw new Error('not ready');
+    let offset = 0;
+    let slept = 0;
+    const now = (): number => Date.now() + offset;
+    const sleep = (ms: number): Promise<void> => {
+      slept++;
+      offset += ms;
+      return Promise.resolve();
+    };
+    const summary = await runTick({ ...r.deps, now, sleep }, { ...r.config, tickSpanMs: spanMs });
+    return { passes: summary.passes, slept };
+  }
+
+  it('no prober running (the only Cluster hibernated): one pass, the invocation returns at once', async () => {
+    await seed.mergePatch(GVK.Cluster, { name: NS }, { spec: cluster(true).spec });
+    await tickUntil(async () => (await client.get(stateKey(NS))) === null);
+    expect(await tickWithSpan(15 * 60_000)).toEqual({ passes: 1, slept: 0 });
+  });
+
+  it('a prober running: it keeps probing every probe interval until the span is over', async () => {
+    await seed.mergePatch(GVK.Cluster, { name: NS }, { spec: cluster(false).spec });
+    await renewLeases(0);
+    lines = [];
+    const { passes } = await tickWithSpan(2_000);
+    const probes = lines.filter((l) => l.namespace === NS && l.msg !== undefined && 'candidateLeases' in l);
+    // initialDelay 300 ms, then a probe every 200 ms: several probes inside the 2 s span
+    expect(passes).toBeGreaterThan(2);
+    expect(probes.length).toBeGreaterThan(2);
+  });
+});
