@@ -317,6 +317,11 @@ export async function startLandscape(args: string[] = [], options: StartOptions 
               signal: null,
               output: `${output()}\n[did not stop within ${limit} ms of SIGINT]`,
             };
+        // a stop that failed says why where CI shows it (the tests only assert the code)
+        if (result.code !== 0)
+          process.stderr.write(
+            `landscape in ${stateDir} stopped with code ${String(result.code)}; its last output:\n${result.output.slice(-4000)}\n`,
+          );
         return result;
       })();
       return stopped;
