@@ -213,22 +213,26 @@ export class FunctionPool {
       onLine: (stream, line) => this.deps.onLine(this.service, slot.id, stream, line),
     });
     slot.replica = replica;
-    this.deps.pods?.created(this.service, slot.id, replica.pid).catch((err: unknown) => {
+    // the Pod is written while the process starts; the replica takes traffic once both are there,
+    // as on a cluster a Pod exists before its container (other replicas read it for lock liveness)
+    const pod = this.deps.pods?.created(this.service, slot.id, replica.pid).catch((err: unknown) => {
       // a replica stopped with the landscape may lose its Pod before the Pod is complete
       if (this.draining || this.stopped) return;
       this.deps.log('warn', 'could not create the Pod of a replica', { pod: slot.id, error: String(err) });
     });
     this.emitReplicas();
     // a start that fails ends in an exit (the replica kills itself on its start timeout): see exited()
-    replica.ready.then(
-      () => this.becameReady(slot, started),
-      () => undefined,
-    );
+    replica.ready
+      .then(() => pod)
+      .then(
+        () => this.becameReady(slot, started),
+        () => undefined,
+      );
     void replica.exited.then((info) => this.exited(slot, info));
   }
 
   private becameReady(slot: Slot, started: number): void {
-    if (slot.state !== 'starting') return;
+    if (slot.state !== 'starting' || this.slots.get(slot.id) !== slot) return;
     slot.state = 'ready';
     slot.idleSince = this.now();
     this.startFailures = 0;

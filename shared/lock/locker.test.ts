@@ -17,6 +17,8 @@ class FakeApi {
   private rv = 0;
   /** Runs before a write is applied (to inject a race or a failure). */
   beforeWrite: ((verb: string, so: SyncObject) => void) | undefined;
+  /** Runs after a write was applied, before its answer (to lose the answer). */
+  afterWrite: ((verb: string) => void) | undefined;
 
   key(ns: string | undefined, name: string | undefined): string {
     return `${ns}/${name}`;
@@ -44,7 +46,9 @@ class FakeApi {
       if (this.objects.has(this.key(so.metadata?.namespace, so.metadata?.name))) {
         return Promise.reject(apiError(409, 'AlreadyExists'));
       }
-      return Promise.resolve(this.put(so) as T);
+      const made = this.put(so) as T;
+      this.afterWrite?.('create');
+      return Promise.resolve(made);
     },
     replace: <T>(_g: GroupVersionKind, obj: T): Promise<T> => {
       const so = obj as SyncObject;
@@ -55,7 +59,9 @@ class FakeApi {
       if (cur.metadata?.resourceVersion !== so.metadata?.resourceVersion) {
         return Promise.reject(apiError(409, 'Conflict'));
       }
-      return Promise.resolve(this.put(so) as T);
+      const next = this.put(so) as T;
+      this.afterWrite?.('replace');
+      return Promise.resolve(next);
     },
   };
 }
@@ -262,6 +268,33 @@ describe('createLocker (in-memory API)', () => {
       throw apiError(500, 'InternalError');
     };
     await expect(locker.acquire(T)).rejects.toMatchObject({ code: 500 });
+    api.beforeWrite = undefined;
+    expect((await locker.acquire(T)).locked).toBe(true);
+  });
+
+  it('a lock write applied but its answer lost is read back: mine, so locked (create and take-over)', async () => {
+    const { api, locker } = setup();
+    const hangUp = (): never => {
+      throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    };
+    api.afterWrite = hangUp;
+    expect(await locker.acquire(T)).toEqual({ locked: true, reason: 'created (its answer lost, read back)' });
+    expect(api.log).toEqual([`get ${NAME}`, `create ${NAME} a`, `get ${NAME}`]);
+    api.afterWrite = undefined;
+    await locker.release(T);
+    expect(stored(api)?.spec.podName).toBe('');
+    api.afterWrite = hangUp;
+    expect((await locker.acquire(T)).reason).toBe('taken over: unlocked (its answer lost, read back)');
+    expect(stored(api)?.spec.podName).toBe('a');
+  });
+
+  it('a lock write lost before it was applied (no answer) is thrown, nothing held', async () => {
+    const { api, locker } = setup();
+    api.beforeWrite = () => {
+      throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    };
+    await expect(locker.acquire(T)).rejects.toThrow('socket hang up');
+    expect(stored(api)).toBeUndefined();
     api.beforeWrite = undefined;
     expect((await locker.acquire(T)).locked).toBe(true);
   });

@@ -146,10 +146,20 @@ class SyncObjectLocker implements Locker {
     let attempt: Attempt | undefined;
     if (known && (known.spec?.podName ?? '') === '') {
       const next = withOwner(known, this.o.owner, this.now());
-      attempt = await this.write(() => this.o.client.replace(GVK.SyncObject, next), 'taken over: unlocked');
+      attempt = await this.write(
+        () => this.o.client.replace(GVK.SyncObject, next),
+        'taken over: unlocked',
+        target.namespace,
+        name,
+      );
     } else if (!known && hint.absent) {
       const so = newSyncObject({ name, prefix: this.o.prefix, target, owner: this.o.owner, now: this.now() });
-      attempt = await this.write(() => this.o.client.create(GVK.SyncObject, so), 'created');
+      attempt = await this.write(
+        () => this.o.client.create(GVK.SyncObject, so),
+        'created',
+        target.namespace,
+        name,
+      );
     }
     if (attempt?.result.locked) return attempt;
     this.known.delete(`${target.namespace}/${name}`);
@@ -173,7 +183,7 @@ class SyncObjectLocker implements Locker {
     }
     switch (step.action) {
       case 'mine':
-        return this.write(() => Promise.resolve(), 'already mine');
+        return this.write(() => Promise.resolve(), 'already mine', target.namespace, name);
       case 'create': {
         const so = newSyncObject({
           name,
@@ -182,11 +192,16 @@ class SyncObjectLocker implements Locker {
           owner: this.o.owner,
           now: this.now(),
         });
-        return this.write(() => this.o.client.create(GVK.SyncObject, so), 'created');
+        return this.write(() => this.o.client.create(GVK.SyncObject, so), 'created', target.namespace, name);
       }
       case 'takeOver': {
         const next = withOwner(existing!, this.o.owner, this.now());
-        return this.write(() => this.o.client.replace(GVK.SyncObject, next), `taken over: ${step.reason}`);
+        return this.write(
+          () => this.o.client.replace(GVK.SyncObject, next),
+          `taken over: ${step.reason}`,
+          target.namespace,
+          name,
+        );
       }
       case 'notLocked':
         return { result: { locked: false, reason: step.reason } };
@@ -195,8 +210,18 @@ class SyncObjectLocker implements Locker {
     }
   }
 
-  /** Makes the owner visibly alive, then writes; a lost race gives "not locked". */
-  private async write(fn: () => Promise<unknown>, how: string): Promise<Attempt> {
+  /**
+   * Makes the owner visibly alive, then writes; a lost race gives "not locked". A write whose
+   * answer never came (a dropped connection, a timeout) may have been applied: the SyncObject is
+   * read back, and when it names me the lock is mine. Left unread, it would stay mine with nobody
+   * working under it until this instance happened to get the object again or died.
+   */
+  private async write(
+    fn: () => Promise<unknown>,
+    how: string,
+    namespace: string,
+    name: string,
+  ): Promise<Attempt> {
     let hold: LivenessHold;
     try {
       hold = this.o.liveness.hold ? await this.o.liveness.hold(this.o.owner) : NO_HOLD;
@@ -206,12 +231,27 @@ class SyncObjectLocker implements Locker {
     try {
       this.remember(await fn());
     } catch (err) {
-      hold.release();
       const lost = lostRace(err);
+      if (!lost && statusCode(err) === undefined && (await this.appliedAfterAll(namespace, name))) {
+        return { result: { locked: true, reason: `${how} (its answer lost, read back)` }, hold };
+      }
+      hold.release();
       if (lost) return { result: { locked: false, reason: lost } };
       throw err;
     }
     return { result: { locked: true, reason: how }, hold };
+  }
+
+  /** After a write with no answer: does the SyncObject name me now? False when that cannot be read either. */
+  private async appliedAfterAll(namespace: string, name: string): Promise<boolean> {
+    try {
+      const so = await this.read(namespace, name);
+      if (so?.spec?.podName !== this.o.owner || so.metadata?.deletionTimestamp) return false;
+      this.remember(so);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async release(target: LockTarget): Promise<void> {
