@@ -6,33 +6,9 @@
  * The raw helpers here throw the same ApiException with the text body, so one set of helpers
  * serves both. Like apimachinery, a known `reason` wins and the HTTP code is the fallback.
  */
-import { isOneOf } from '@landscape/apimachinery';
-import type { Status } from '@landscape/apimachinery';
+import { isOneOf, type Status, type StatusReason } from '@landscape/apimachinery';
 
-/** metav1.StatusReason values. */
-export const STATUS_REASONS = [
-  'Unauthorized',
-  'Forbidden',
-  'NotFound',
-  'AlreadyExists',
-  'Conflict',
-  'Gone',
-  'Invalid',
-  'ServerTimeout',
-  'StoreReadError',
-  'Timeout',
-  'TooManyRequests',
-  'BadRequest',
-  'MethodNotAllowed',
-  'NotAcceptable',
-  'RequestEntityTooLarge',
-  'UnsupportedMediaType',
-  'InternalError',
-  'Expired',
-  'ServiceUnavailable',
-] as const;
-export type StatusReason = (typeof STATUS_REASONS)[number];
-export const isStatusReason: (value: unknown) => value is StatusReason = isOneOf(STATUS_REASONS);
+export { isStatusReason, STATUS_REASONS, type StatusReason } from '@landscape/apimachinery';
 
 /** The reason apimachinery assumes for a bare HTTP code (k8s.io/apimachinery/pkg/api/errors). */
 const REASON_FOR_CODE: Readonly<Record<number, StatusReason>> = {

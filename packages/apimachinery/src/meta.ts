@@ -118,6 +118,31 @@ export interface Condition {
   message?: string;
 }
 
+/** metav1.StatusReason values (k8s.io/apimachinery/pkg/apis/meta/v1/types.go), StatusReasonUnknown ("") aside. */
+export const STATUS_REASONS = [
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'AlreadyExists',
+  'Conflict',
+  'Gone',
+  'Invalid',
+  'ServerTimeout',
+  'StoreReadError',
+  'Timeout',
+  'TooManyRequests',
+  'BadRequest',
+  'MethodNotAllowed',
+  'NotAcceptable',
+  'RequestEntityTooLarge',
+  'UnsupportedMediaType',
+  'InternalError',
+  'Expired',
+  'ServiceUnavailable',
+] as const;
+export type StatusReason = (typeof STATUS_REASONS)[number];
+export const isStatusReason: (value: unknown) => value is StatusReason = isOneOf(STATUS_REASONS);
+
 /** `metav1.Status`, the body of every API error. */
 export interface Status {
   apiVersion?: string;

@@ -3,26 +3,9 @@
  * sees the same code, reason and message shape a real API server sends.
  */
 
-export const STATUS_REASONS = [
-  'BadRequest',
-  'Unauthorized',
-  'Forbidden',
-  'NotFound',
-  'AlreadyExists',
-  'Conflict',
-  'Gone',
-  'Expired',
-  'Invalid',
-  'MethodNotAllowed',
-  'NotAcceptable',
-  'UnsupportedMediaType',
-  'RequestEntityTooLarge',
-  'InternalError',
-  'ServiceUnavailable',
-  'Timeout',
-  'TooManyRequests',
-] as const;
-export type StatusReason = (typeof STATUS_REASONS)[number];
+import type { StatusReason } from '@landscape/apimachinery';
+
+export type { StatusReason } from '@landscape/apimachinery';
 
 export interface StatusCause {
   reason: string;
