@@ -1,4 +1,12 @@
-import { CONFIGURATION_LABEL, replicaPod, REVISION_LABEL, SERVICE_LABEL } from './pods.js';
+import {
+  CONFIGURATION_LABEL,
+  describeFailure,
+  isRetryable,
+  replicaPod,
+  retryPause,
+  REVISION_LABEL,
+  SERVICE_LABEL,
+} from './pods.js';
 import type { FunctionService } from './services.js';
 
 function fn(over: Partial<FunctionService> = {}): FunctionService {
@@ -106,5 +114,35 @@ describe('replicaPod', () => {
     const pod = replicaPod(fn(), POD, 1) as unknown as PodShape;
     expect('serviceAccountName' in pod.spec).toBe(false);
     expect(pod.spec.nodeName).toBe('landscape-activator');
+  });
+});
+
+describe('Pod write retries', () => {
+  const apiError = (code: number, reason: string, message: string): Error =>
+    Object.assign(new Error(`HTTP-Code: ${code}\nBody: ...`), {
+      code,
+      body: JSON.stringify({ kind: 'Status', code, reason, message }),
+    });
+
+  it.each([
+    ['no answer', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), true],
+    ['409', apiError(409, 'Conflict', 'the object has been modified'), true],
+    ['429', apiError(429, 'TooManyRequests', 'slow down'), true],
+    ['500', apiError(500, 'InternalError', 'injected fault'), true],
+    ['422', apiError(422, 'Invalid', 'bad name'), false],
+    ['403', apiError(403, 'Forbidden', 'no'), false],
+  ])('%s is retried: %s', (_what, err, retried) => {
+    expect(isRetryable(err)).toBe(retried);
+  });
+
+  it('pauses double from 100 ms up to 5 s', () => {
+    expect([0, 1, 2, 5, 6, 20].map(retryPause)).toEqual([100, 200, 400, 3200, 5000, 5000]);
+  });
+
+  it('describes a failure by its Status, not the whole client error', () => {
+    expect(describeFailure(apiError(409, 'Conflict', 'the object has been modified'))).toBe(
+      '409 Conflict: the object has been modified',
+    );
+    expect(describeFailure(new Error('socket hang up'))).toBe('socket hang up');
   });
 });

@@ -16,9 +16,9 @@ import { GVK } from '../../shared/api/gvk.js';
 import {
   createKubeClient,
   isAlreadyExists,
-  isConflict,
   isNotFound,
   statusCode,
+  statusOf,
   type KubeClient,
   type ObjectLike,
 } from '../../shared/kube/index.js';
@@ -101,6 +101,14 @@ export const RETRY_MAX_MS = 5_000;
 export function isRetryable(err: unknown): boolean {
   const code = statusCode(err);
   return code === undefined || code === 409 || code === 429 || code >= 500;
+}
+
+/** A failed write in one short phrase: `409 Conflict: <the Status message>`, or the error's message. */
+export function describeFailure(err: unknown): string {
+  const code = statusCode(err);
+  const status = statusOf(err);
+  if (code === undefined || !status) return err instanceof Error ? err.message : String(err);
+  return `${code} ${status.reason ?? ''}: ${status.message ?? ''}`;
 }
 
 /** The pause before retry `k` (0-based). */
@@ -226,11 +234,11 @@ export class ApiPods implements PodHooks {
         return value;
       } catch (err) {
         if (!isRetryable(err)) {
-          this.o.log.warn(`${what}: failed`, { error: String(err) });
+          this.o.log.warn(`${what}: failed`, { error: describeFailure(err) });
           throw err;
         }
         if (this.stopping.signal.aborted) return undefined;
-        if (k === 0) this.o.log.warn(`${what}: retrying`, { error: String(err), conflict: isConflict(err) });
+        if (k === 0) this.o.log.warn(`${what}: retrying`, { error: describeFailure(err) });
         await abortableSleep(retryPause(k), this.stopping.signal);
         if (this.stopping.signal.aborted) return undefined;
       }
