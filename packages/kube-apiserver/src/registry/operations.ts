@@ -117,6 +117,9 @@ export class Operations {
     const labels = parseLabelSelector(opts.labelSelector);
     const legacy = strategyFor(def).legacyFieldLabelErrors;
     const fields = parseFieldSelector(opts.fieldSelector, fieldLabels(def), legacy);
+    // a list or watch without selectors (the common case) reads nothing of its objects
+    if (labels.length === 0 && fields.length === 0) return () => true;
+    if (fields.length === 0) return (obj) => requirementsMatch(labels, obj.metadata.labels);
     return (obj) =>
       requirementsMatch(labels, obj.metadata.labels) && matchesFields(fields, objectFieldValues(def, obj));
   }
