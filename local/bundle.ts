@@ -29,6 +29,7 @@ import { buildLock, fromCache, toCache, type CacheManifest, type InputStats } fr
 import { inputsOfRun } from './bundle-inputs.js';
 import { lazyPackages } from './bundle-lazy.js';
 import { lazyMimeTypes } from './bundle-mime.js';
+import { lazyBuiltins } from './bundle-builtins.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -129,7 +130,7 @@ function cacheKey(o: BundleOptions, handler: string): string {
     handler,
     esbuild: esbuildVersion,
     node: process.version,
-    format: isCommonJs(o) ? 'cjs+preload+lazy2+mime' : 'esm',
+    format: isCommonJs(o) ? 'cjs+preload+lazy2+mime+builtins' : 'esm',
   });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }
@@ -340,11 +341,11 @@ function serverEntries(group: readonly Target[]): Plugin {
   };
 }
 
-/** The entries; the lazy packages in a CommonJS server bundle; no packages when external. */
+/** The entries; the lazy packages and built-ins in a CommonJS server bundle; no packages when external. */
 function pluginsOf(group: readonly Target[], commonjs: boolean): Plugin[] {
   return [
     serverEntries(group),
-    ...(commonjs ? [lazyPackages(process.cwd()), lazyMimeTypes()] : []),
+    ...(commonjs ? [lazyPackages(process.cwd()), lazyMimeTypes(), lazyBuiltins()] : []),
     ...(group[0].o.externalPackages ? [externalNpmPackages] : []),
   ];
 }
