@@ -5,7 +5,9 @@
  * replica as a kubelet would.
  *
  * The writes are retried until they hold, as the ReplicaSet controller and the kubelet retry
- * theirs (a workqueue with backoff): a Pod is what other replicas read to tell whether a lock
+ * theirs (kubernetes pkg/controller/replicaset/replica_set.go requeues a failed manageReplicas with
+ * its rate limiter; pkg/kubelet/status/status_manager.go syncs a Pod's status again until it is
+ * written; a Pod exists before the kubelet starts its containers): a Pod is what other replicas read to tell whether a lock
  * owner is alive (shared/lock/liveness.ts), so a delete lost to a dropped connection would leave
  * a dead replica's locks held for ever, and a lost create would let its locks be taken while it
  * runs. Only an answer no retry changes (e.g. 422) ends the retries, with a warning.
