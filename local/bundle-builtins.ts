@@ -7,12 +7,14 @@
  * body-parser `zlib` (compressed bodies only), sonic-boom and thread-stream `assert` (pino loads
  * both; the logger writes through its own destination). Node compiles each on its first require
  * (≈ 1.8 ms `assert`, 2.5 ms `tls` with `https`, 0.5 ms `zlib` on this machine). The Functions
- * Framework's `domain` is left out: every event uses it. A `require('<builtin>')` from a package is answered by a
- * stand-in whose properties are getters (and setters) that require the real module the first time
- * one is read; for `assert`, itself a function, the stand-in is a function that calls the real
- * one. The names are the real module's, taken at build time with the Node that builds. A package
- * that reads a property at load (e.g. `const { connect } = require('tls')`) loads the module then,
- * as before; only unused modules stay unloaded.
+ * Framework's `domain` is left out: every event uses it. A `require('<builtin>')` from a package
+ * is answered by a stand-in whose properties are getters (and setters) that require the real
+ * module the first time one is read; for `assert`, itself a function, the stand-in is a function
+ * that calls the real one. The names are the real module's, taken at build time with the Node
+ * that builds: the server bundles run on that Node (the landscape bundles at start; the image
+ * builds and runs on node:24; the Cloud Functions bundles are ES modules without this plugin). A
+ * package that reads a property at load (e.g. `const { connect } = require('tls')`) loads the
+ * module then, as before; only unused modules stay unloaded.
  */
 import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
