@@ -129,6 +129,7 @@ describe('Pod write retries', () => {
     ['409', apiError(409, 'Conflict', 'the object has been modified'), true],
     ['429', apiError(429, 'TooManyRequests', 'slow down'), true],
     ['500', apiError(500, 'InternalError', 'injected fault'), true],
+    ['409 AlreadyExists', apiError(409, 'AlreadyExists', 'already exists'), false],
     ['422', apiError(422, 'Invalid', 'bad name'), false],
     ['403', apiError(403, 'Forbidden', 'no'), false],
   ])('%s is retried: %s', (_what, err, retried) => {

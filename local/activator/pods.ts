@@ -19,6 +19,7 @@ import {
   createKubeClient,
   isAlreadyExists,
   isNotFound,
+  isRetryableWrite,
   statusCode,
   statusOf,
   type KubeClient,
@@ -99,11 +100,8 @@ export interface ApiPodsOptions {
 export const RETRY_BASE_MS = 100;
 export const RETRY_MAX_MS = 5_000;
 
-/** Worth another try: no answer (a dropped connection, a timeout), 409, 429, 5xx. */
-export function isRetryable(err: unknown): boolean {
-  const code = statusCode(err);
-  return code === undefined || code === 409 || code === 429 || code >= 500;
-}
+/** Worth another try: no answer (a dropped connection, a timeout), 409 Conflict, 429, 5xx. */
+export const isRetryable = isRetryableWrite;
 
 /** A failed write in one short phrase: `409 Conflict: <the Status message>`, or the error's message. */
 export function describeFailure(err: unknown): string {

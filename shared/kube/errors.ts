@@ -109,6 +109,21 @@ export function isGone(err: unknown): boolean {
   return reason === 'Expired' || reason === 'Gone' || statusCode(err) === 410;
 }
 
+/** 429, 5xx, or no HTTP answer at all (a dropped connection, a timeout): worth the same request again. */
+export function isTransientError(err: unknown): boolean {
+  const code = statusCode(err);
+  return code === undefined || code === 429 || code >= 500;
+}
+
+/**
+ * A transient error or a Conflict (a lost race on a resourceVersion): a write worth another try
+ * after a fresh read. AlreadyExists is not (the object is there).
+ */
+export function isRetryableWrite(err: unknown): boolean {
+  if (isTransientError(err)) return true;
+  return isConflict(err) && !isAlreadyExists(err);
+}
+
 export function isInvalid(err: unknown): boolean {
   return reasonOrCode(err, 'Invalid', 422);
 }

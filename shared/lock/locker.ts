@@ -20,6 +20,7 @@ import {
   isAlreadyExists,
   isConflict,
   isNotFound,
+  isTransientError,
   statusCode,
 } from '../kube/errors.js';
 import type { Logger } from '../log/index.js';
@@ -78,11 +79,6 @@ const RELEASE_ATTEMPTS = 6;
 const KNOWN_MAX = 10_000;
 const RELEASE_PAUSE_MS = 50;
 
-/** 429, 5xx, or no HTTP answer at all (a dropped connection, a timeout). */
-function isTransientError(err: unknown): boolean {
-  const code = statusCode(err);
-  return code === undefined || code === 429 || code >= 500;
-}
 const NO_HOLD: LivenessHold = { release: () => undefined };
 
 interface Attempt {

@@ -11,10 +11,9 @@ import { GVK } from '../../../shared/api/gvk.js';
 import {
   createKubeClient,
   isAlreadyExists,
-  isConflict,
   isNotFound,
+  isRetryableWrite,
   kubeConfigFromYaml,
-  statusCode,
   type KubeClient,
   type ObjectLike,
 } from '../../../shared/kube/index.js';
@@ -31,12 +30,7 @@ export interface RetryOptions {
 }
 
 /** Errors worth another try: Conflict, 429, 5xx, and everything without an HTTP status (network, timeout). */
-export function isTransient(err: unknown): boolean {
-  const code = statusCode(err);
-  if (code === undefined) return true;
-  if (isAlreadyExists(err)) return false;
-  return isConflict(err) || code === 429 || code >= 500;
-}
+export const isTransient = isRetryableWrite;
 
 /** Calls `fn` until it resolves, pausing after each transient error; throws other errors at once. */
 export async function retry<T>(fn: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
