@@ -15,6 +15,7 @@ import { RedisNotInstalledError, startRedis, type TestRedis } from '../local/red
 import { coldStartTable, memoryTable, throughputTable } from './runtime/table.js';
 import { measureThroughput, type ThroughputResult } from './runtime/throughput.js';
 import { BARE, buildVariants, OUT_DIR, variantId, type FunctionVariant } from './runtime/variants.js';
+import { REPLICA_V8_FLAGS } from '../shared/serve/v8-flags.js';
 
 export const description =
   'serverless runtime: cold start bundled (code cache, none) vs unbundled vs node -e 0, idle RSS, events/s through the broker';
@@ -147,9 +148,10 @@ function notes(m: Measured, o: RuntimeOptions): string[] {
     `Cold start: from just before spawn to the first 2xx to a binary-mode CloudEvent POSTed every ${o.pollMs} ms`,
     `(a new connection per attempt); the variants run round-robin, one process at a time, after one unmeasured`,
     `round. Bundles are local/bundle.ts "server" bundles (minified, CommonJS). "bundled" = as a replica and the`,
-    `image start it: node --require preload.cjs server.cjs, with the V8 code cache a training start (same env, one`,
-    `event) wrote; "bundled, no code cache" = node server.cjs; "unbundled" = externalPackages (project code bundled`,
-    `as an ES module, node_modules loaded from disk). Each process gets only PATH, HOME, PORT, POD_NAME (+ its config env).`,
+    `image start it: node ${REPLICA_V8_FLAGS.join(' ')} --require preload.cjs server.cjs, with the V8 code cache a`,
+    `training start (same env and flags, one event) wrote; "bundled, no code cache" = node ${REPLICA_V8_FLAGS.join(' ')} server.cjs;`,
+    `"unbundled" = externalPackages (project code bundled as an ES module, node_modules loaded from disk), the same flags.`,
+    `Each process gets only PATH, HOME, PORT, POD_NAME (+ its config env).`,
     m.redis
       ? 'requeue-tick gets REDIS_URL of a private empty redis-server: its first event connects and finds nothing due.'
       : 'requeue-tick: no redis-server on PATH, so its first event is acknowledged as "invalid config" (no Redis I/O).',

@@ -32,6 +32,7 @@ import { lazyMimeTypes } from './bundle-mime.js';
 import { lazyBuiltins } from './bundle-builtins.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { REPLICA_V8_FLAGS } from '../shared/serve/v8-flags.js';
 
 export const FUNCTION_NAME_PATTERN = /^[A-Za-z](?:[-_A-Za-z0-9]{0,61}[A-Za-z0-9])?$/;
 export const BUNDLE_KINDS = ['server', 'module'] as const;
@@ -92,7 +93,8 @@ function serverEntry(handler: string, name: string): string {
 }
 
 function packageJson(name: string, kind: BundleKind, commonjs: boolean): string {
-  const start = commonjs ? 'node --require ./preload.cjs server.js' : 'node server.js';
+  const flags = REPLICA_V8_FLAGS.join(' ');
+  const start = commonjs ? `node ${flags} --require ./preload.cjs server.js` : `node ${flags} server.js`;
   const pkg =
     kind === 'server'
       ? { name, private: true, type: 'module', main: 'server.js', scripts: { start } }
@@ -131,6 +133,8 @@ function cacheKey(o: BundleOptions, handler: string): string {
     esbuild: esbuildVersion,
     node: process.version,
     format: isCommonJs(o) ? 'cjs+preload+lazy2+mime+builtins' : 'esm',
+    // the start script of the package.json beside the bundle names them
+    flags: REPLICA_V8_FLAGS,
   });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }

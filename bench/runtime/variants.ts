@@ -2,8 +2,8 @@
  * What the runtime bench starts: bare `node -e 0`, and each function as a `server` bundle built by
  * `local/bundle.ts`:
  * - `bundled`: one CommonJS file, the framework inside, started as a replica and the image start
- *   it (`node --require preload.cjs server.cjs`) with the code cache a training start wrote
- *   (shared/serve/train.ts, with the same environment as the measured starts);
+ *   it (`node <REPLICA_V8_FLAGS> --require preload.cjs server.cjs`) with the code cache a training
+ *   start wrote (shared/serve/train.ts, with the same environment and flags as the measured starts);
  * - `bundled, no code cache`: the same file as `node server.js`;
  * - `unbundled` (`externalPackages`): only the project's code bundled (an ES module),
  *   node_modules loaded from disk.
@@ -13,6 +13,7 @@
 import { join, resolve } from 'node:path';
 import { bundleFunction } from '../../local/bundle.js';
 import { trainCodeCache } from '../../shared/serve/train.js';
+import { REPLICA_V8_FLAGS } from '../../shared/serve/v8-flags.js';
 import { childEnv } from './children.js';
 
 export const PACKAGINGS = ['bundled', 'bundled, no code cache', 'unbundled'] as const;
@@ -83,13 +84,15 @@ export async function buildVariants(
         bytes: bundle.bytes,
         env: envFor(f.name),
       });
+      // every variant with the replicas' V8 flags (the activator's and the image's; the cache is trained under them)
+      const flags = [...REPLICA_V8_FLAGS];
       if (externalPackages) {
-        out.push(variant('unbundled', []));
+        out.push(variant('unbundled', flags));
         continue;
       }
       await trainCodeCache(bundle.file, { env: childEnv(envFor(f.name)) });
-      out.push(variant('bundled', ['--require', join(resolve(bundle.file, '..'), 'preload.cjs')]));
-      out.push(variant('bundled, no code cache', []));
+      out.push(variant('bundled', [...flags, '--require', join(resolve(bundle.file, '..'), 'preload.cjs')]));
+      out.push(variant('bundled, no code cache', flags));
     }
   }
   return out;

@@ -10,7 +10,8 @@
  * after the sources and before Redis. So that a replica never outlives a landscape that was
  * killed outright, it has an IPC channel to the landscape and exits when that closes: the bundle's
  * `preload.cjs` (shared/serve/preload.ts, loaded with `--require` before the bundle, which also
- * gives it V8's code cache), or ORPHAN_GUARD for an entry without one. Upstream: the kubelet stops
+ * gives it V8's code cache), or ORPHAN_GUARD for an entry without one. It runs with the V8 flags
+ * of every replica (shared/serve/v8-flags.ts), which its code cache was written under. Upstream: the kubelet stops
  * a Pod's containers with SIGTERM and the grace period
  * (pkg/kubelet/kuberuntime/kuberuntime_container.go killContainer).
  */
@@ -19,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { REPLICA_V8_FLAGS } from '../../shared/serve/v8-flags.js';
 
 export type LogStream = 'stdout' | 'stderr';
 
@@ -110,11 +112,15 @@ export class Replica {
 
   constructor(o: ReplicaOptions) {
     this.id = o.id;
-    this.child = spawn(process.execPath, [...(o.nodeArgs ?? []), ...preloadArgs(o.entry), o.entry], {
-      env: { ...o.env, PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      detached: true,
-    });
+    this.child = spawn(
+      process.execPath,
+      [...REPLICA_V8_FLAGS, ...(o.nodeArgs ?? []), ...preloadArgs(o.entry), o.entry],
+      {
+        env: { ...o.env, PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        detached: true,
+      },
+    );
     // the channel is the replica's lifeline only: it neither keeps the landscape running
     this.child.channel?.unref();
     this.exited = new Promise((resolve) => {

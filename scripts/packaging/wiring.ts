@@ -5,6 +5,7 @@
  * dead-letter sink), is registered and exported under its serverless.yml `handler`; and nothing in
  * `knative/` or `serverless.yml` names a function that does not exist.
  */
+import { REPLICA_V8_FLAGS } from '../../shared/serve/v8-flags.js';
 import { configMountOf } from './configs.js';
 import {
   array,
@@ -45,6 +46,13 @@ export function dockerfileProblems(set: PackagingSet): string[] {
       /^ENV\s+NODE_OPTIONS=\S*--enable-source-maps/m,
       'ENV NODE_OPTIONS=--enable-source-maps (stacks name the TypeScript lines)',
     ],
+    ...REPLICA_V8_FLAGS.map((flag): [RegExp, string] => [
+      new RegExp(
+        `^ENV\\s+NODE_OPTIONS=.*[\\s"=]${flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s"]|$)`,
+        'm',
+      ),
+      `${flag} in ENV NODE_OPTIONS (the replicas' V8 flags, shared/serve/v8-flags.ts: the code cache is trained under them)`,
+    ]),
     [/^RUN\s+npm ci\b/m, 'RUN npm ci'],
     [/^RUN\s+npm run build\b/m, 'RUN npm run build (writes dist/functions/<name>/server.js)'],
     [

@@ -1,6 +1,6 @@
 /**
  * A training start of a server bundle (`server.cjs`): the process is started as a replica starts
- * it (`node --require ./preload.cjs server.cjs`, PORT=0), gets one binary-mode CloudEvent, and
+ * it (`node <REPLICA_V8_FLAGS> --require ./preload.cjs server.cjs`, PORT=0, ./v8-flags.ts), gets one binary-mode CloudEvent, and
  * writes its code cache (`server.cjs.codecache`, ./code-cache.ts) once it has answered; then it is
  * killed. What the runtime bench runs before it measures; it must run with the node (and V8
  * flags) that will run the bundle: V8 refuses a cache of another version or other flags. (The
@@ -17,11 +17,12 @@ import { request } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { CACHE_SUFFIX } from './code-cache.js';
+import { REPLICA_V8_FLAGS } from './v8-flags.js';
 
 export interface TrainOptions {
   /** The environment of the training start (PORT is set to 0); default: PATH and HOME only. */
   env?: Record<string, string>;
-  /** Node flags before the preload (the flags the replicas run with). */
+  /** Node flags before the preload, after REPLICA_V8_FLAGS (the other flags the replicas run with). */
   nodeArgs?: readonly string[];
   /** Give up after this long (default 30 s). */
   timeoutMs?: number;
@@ -87,10 +88,14 @@ function start(serverCjs: string, o: TrainOptions): Started {
   };
   // absolute: `--require` takes a bare relative path for a package name
   const preload = resolve(dirname(serverCjs), 'preload.cjs');
-  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), '--require', preload, serverCjs], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...REPLICA_V8_FLAGS, ...(o.nodeArgs ?? []), '--require', preload, serverCjs],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   let port: number | undefined;
   createInterface({ input: child.stdout }).on('line', (l) => {

@@ -5,7 +5,8 @@
  * good one; a cache of another bundle (same length, other content) is not used at all; and
  * `node server.js` (what the image's Services run) loads the same bundle; with source maps on (the
  * image) the cache is used too, and a stack names the TypeScript source; the image's trainer
- * (`train.cjs`) writes the cache of every bundle below a folder.
+ * (`train.cjs`) writes the cache of every bundle below a folder; a start without the replicas' V8
+ * flags (shared/serve/v8-flags.ts) has the cache refused.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { createInterface } from 'node:readline';
 import { bundleFunction } from '../../../local/bundle.js';
 import { CACHE_SUFFIX } from '../../../shared/serve/code-cache.js';
 import { servingPort, trainCodeCache } from '../../../shared/serve/train.js';
+import { REPLICA_V8_FLAGS } from '../../../shared/serve/v8-flags.js';
 import { bundleTrainer } from '../../../scripts/trainer-bundle.js';
 
 let dir: string;
@@ -68,16 +70,18 @@ function post(port: number, body: string): Promise<number> {
 }
 
 /**
- * Starts `node --require preload.cjs <entry>`, sends one event, and kills it once `done()` holds
- * after the answer; its status and the cache use it reported.
+ * Starts `node <flags> --require preload.cjs <entry>` (the replicas' V8 flags unless `flags` says
+ * otherwise), sends one event, and kills it once `done()` holds after the answer; its status and
+ * the cache use it reported.
  */
 async function startOnce(
   entry: string,
   done: () => boolean = () => true,
-  opts: { nodeArgs?: string[]; body?: string } = {},
+  opts: { nodeArgs?: string[]; body?: string; flags?: readonly string[] } = {},
 ): Promise<Started> {
   const preload = join(dirname(entry), 'preload.cjs');
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--require', preload, entry], {
+  const args = [...(opts.flags ?? REPLICA_V8_FLAGS), ...(opts.nodeArgs ?? []), '--require', preload, entry];
+  const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', PORT: '0', LANDSCAPE_CODE_CACHE: 'report' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -105,6 +109,12 @@ it('trains a cache, which the next start uses', async () => {
   const cache = await trainCodeCache(file);
   expect(cache).toBe(`${file}${CACHE_SUFFIX}`);
   expect(await startOnce(file)).toEqual({ status: 204, use: 'accepted' });
+}, 60_000);
+
+it("is refused to a start without the replicas' V8 flags, which still serves", async () => {
+  await trainCodeCache(file);
+  expect(REPLICA_V8_FLAGS.length).toBeGreaterThan(0);
+  expect(await startOnce(file, undefined, { flags: [] })).toEqual({ status: 204, use: 'rejected' });
 }, 60_000);
 
 it('serves when V8 refuses a damaged cache, and writes a good one', async () => {
