@@ -25,11 +25,12 @@ export const LAZY_BUILTINS: readonly string[] = ['assert', 'https', 'tls', 'zlib
 const NAMESPACE = 'lazy-builtin';
 
 /**
- * The CommonJS source of the stand-in of `name`: `keys` its own enumerable property names,
- * `callable` whether the module itself is a function.
+ * The CommonJS source of the stand-in of the module `real` requires (a built-in's `node:` name, a
+ * package file's path): `keys` its own enumerable property names, `callable` whether the module
+ * itself is a function.
  */
-export function builtinStandIn(name: string, keys: readonly string[], callable: boolean): string {
-  const real = JSON.stringify(`node:${name}`);
+export function standInSource(realSpecifier: string, keys: readonly string[], callable: boolean): string {
+  const real = JSON.stringify(realSpecifier);
   return [
     'let real;',
     `const load = () => (real ??= require(${real}));`,
@@ -44,6 +45,11 @@ export function builtinStandIn(name: string, keys: readonly string[], callable: 
     '}',
     'module.exports = out;',
   ].join('\n');
+}
+
+/** The stand-in of the built-in `name`. */
+export function builtinStandIn(name: string, keys: readonly string[], callable: boolean): string {
+  return standInSource(`node:${name}`, keys, callable);
 }
 
 const FILTER = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`);

@@ -30,6 +30,7 @@ import { inputsOfRun } from './bundle-inputs.js';
 import { lazyPackages } from './bundle-lazy.js';
 import { lazyMimeTypes } from './bundle-mime.js';
 import { lazyBuiltins } from './bundle-builtins.js';
+import { lazyDependencies } from './bundle-lazy-deps.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPLICA_V8_FLAGS } from '../shared/serve/v8-flags.js';
@@ -132,7 +133,7 @@ function cacheKey(o: BundleOptions, handler: string): string {
     handler,
     esbuild: esbuildVersion,
     node: process.version,
-    format: isCommonJs(o) ? 'cjs+preload+lazy2+mime+builtins' : 'esm',
+    format: isCommonJs(o) ? 'cjs+preload+lazy2+mime+builtins+deps' : 'esm',
     // the start script of the package.json beside the bundle names them
     flags: REPLICA_V8_FLAGS,
   });
@@ -349,7 +350,7 @@ function serverEntries(group: readonly Target[]): Plugin {
 function pluginsOf(group: readonly Target[], commonjs: boolean): Plugin[] {
   return [
     serverEntries(group),
-    ...(commonjs ? [lazyPackages(process.cwd()), lazyMimeTypes(), lazyBuiltins()] : []),
+    ...(commonjs ? [lazyPackages(process.cwd()), lazyMimeTypes(), lazyBuiltins(), lazyDependencies()] : []),
     ...(group[0].o.externalPackages ? [externalNpmPackages] : []),
   ];
 }
