@@ -11,8 +11,11 @@
  * - `index.js`: the handler module for Google Cloud Functions, which brings its own Functions
  *   Framework (left external and named in the folder's package.json).
  * `packages: 'external'` bundles only the project's own code (the "unbundled" side of the bench).
- * A CommonJS server bundle evaluates client-node, ioredis, pino, yaml (./bundle-lazy.ts) and
- * mime-types' tables (./bundle-mime.ts) on first use: what a first event does not use costs nothing.
+ * A CommonJS server bundle evaluates client-node, ioredis, pino, yaml (./bundle-lazy.ts),
+ * mime-types' tables (./bundle-mime.ts), some built-ins (./bundle-builtins.ts) and packages that
+ * packages import (./bundle-lazy-deps.ts) on first use, and reads large JSON data (iconv-lite's
+ * tables, mime-db) from `cold/` beside it (./bundle-cold.ts): what a first event does not use
+ * costs nothing, or only the bytes on disk.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -27,10 +30,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { buildLock, fromCache, toCache, type CacheManifest, type InputStats } from './bundle-cache.js';
 import { inputsOfRun } from './bundle-inputs.js';
-import { lazyPackages } from './bundle-lazy.js';
-import { lazyMimeTypes } from './bundle-mime.js';
-import { lazyBuiltins } from './bundle-builtins.js';
-import { lazyDependencies } from './bundle-lazy-deps.js';
+import { copyColdFiles } from './bundle-cold.js';
+import { bundlePlugins } from './bundle-plugins.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPLICA_V8_FLAGS } from '../shared/serve/v8-flags.js';
@@ -109,21 +110,6 @@ function packageJson(name: string, kind: BundleKind, commonjs: boolean): string 
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
-/**
- * esbuild's `packages: 'external'` without the repository's own workspaces (`@landscape/*`,
- * TypeScript sources under packages/), which Node could not load unbundled.
- */
-const externalNpmPackages: Plugin = {
-  name: 'external-npm-packages',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@landscape/') || args.path.startsWith('node:')
-        ? undefined
-        : { path: args.path, external: true },
-    );
-  },
-};
-
 function cacheKey(o: BundleOptions, handler: string): string {
   // the output folder is not part of the key: a cached bundle's source map has an absolute
   // sourceRoot (buildFunction), so it names the right sources from wherever it is copied to
@@ -133,7 +119,7 @@ function cacheKey(o: BundleOptions, handler: string): string {
     handler,
     esbuild: esbuildVersion,
     node: process.version,
-    format: isCommonJs(o) ? 'cjs+preload+lazy2+mime+builtins+deps' : 'esm',
+    format: isCommonJs(o) ? 'cjs+preload+lazy2+mime+builtins+deps+cold' : 'esm',
     // the start script of the package.json beside the bundle names them
     flags: REPLICA_V8_FLAGS,
   });
@@ -346,13 +332,9 @@ function serverEntries(group: readonly Target[]): Plugin {
   };
 }
 
-/** The entries; the lazy packages and built-ins in a CommonJS server bundle; no packages when external. */
+/** The entries, then what the kind of bundle asks for (./bundle-plugins.ts). */
 function pluginsOf(group: readonly Target[], commonjs: boolean): Plugin[] {
-  return [
-    serverEntries(group),
-    ...(commonjs ? [lazyPackages(process.cwd()), lazyMimeTypes(), lazyBuiltins(), lazyDependencies()] : []),
-    ...(group[0].o.externalPackages ? [externalNpmPackages] : []),
-  ];
+  return [serverEntries(group), ...bundlePlugins(commonjs, group[0].o.externalPackages === true)];
 }
 
 /** One esbuild run for targets of the same options; its inputs count for each of them (./bundle-inputs.ts). */
@@ -390,6 +372,11 @@ async function buildGroup(
   const built = new Map<Target, { bytes: number; inputs: CacheManifest['inputs'] }>();
   const sources = group.map((t) => ({ dir: t.dir, source: dirname(handlerOf(t.o)) }));
   const inputs = await inputsOfRun(sources, result.metafile);
+  if (commonjs)
+    await copyColdFiles(
+      result.metafile,
+      group.map((t) => t.file),
+    );
   for (const [i, t] of group.entries()) {
     await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind, commonjs));
     if (commonjs) await writeFile(join(t.dir, 'server.js'), SERVER_JS);
