@@ -40,6 +40,25 @@ export default tseslint.config(
     },
   },
   {
+    // zod by name through shared/config/zod.ts: its own `z` object carries every locale into each bundle
+    files: ['**/*.ts'],
+    ignores: ['shared/config/zod.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'zod',
+              message:
+                "import * as z from 'shared/config/zod.js' (zod's own z puts every locale in the bundle)",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The import layers and no cycles (eslint-rules/index.js; README "Layout").
     plugins: { landscape },
     rules: { 'landscape/layers': 'error', 'landscape/no-cycle': 'error' },

@@ -10,7 +10,7 @@
  * ```
  */
 import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 
 export const FUNCTION_NAME = 'dead-letter';
 

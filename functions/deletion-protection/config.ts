@@ -13,7 +13,7 @@
  *
  * Switch a kind off where gardener-apiserver's admission plugins already refuse such deletions.
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { redisUrlSchema } from '../../shared/config/redis.js';
 import {
   configLoader,

@@ -8,7 +8,7 @@
  * Not built, refused by name: `customResourceGroup.deleteAllResources` and `targetName`
  * (deleting objects the item did not deploy, on another Target).
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { isRecord } from '@landscape/apimachinery';
 
 export const PREDEFINED_GROUP_TYPES = [

@@ -6,7 +6,7 @@
  * jsonpath.Construct accepts only field nodes); an export without `fromResource` is skipped as
  * upstream does. `targetName` (exports read from another Target) is refused by name.
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { parsePath } from './jsonpath.js';
 import type { TypedObjectReference } from './readiness-config.js';
 import { isRecord } from '@landscape/apimachinery';

@@ -19,7 +19,7 @@
  * Upstream features this deployer does not implement are refused by name rather than silently
  * ignored.
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import {
   deletionGroupsOf,
   deletionGroupsProblems,

@@ -24,7 +24,7 @@
  * A v1alpha1 status (`managedResources` as a list of typed object references) reads as policy
  * `manage`, as upstream converts it. Entries that are not understood are dropped.
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { groupOf } from './objects.js';
 import { MANIFEST_CONFIG_GROUP, MANIFEST_POLICIES, type ManifestPolicy } from './provider-config.js';
 

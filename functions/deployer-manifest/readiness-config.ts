@@ -5,7 +5,7 @@
  * (value counts per operator) and for JSON paths this deployer can read. `targetName` (checks on
  * another Target) is refused.
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { JsonPathError, parsePath } from './jsonpath.js';
 import { isRecord } from '@landscape/apimachinery';
 

@@ -11,7 +11,7 @@
  * `generateName: mock-export-`, so a step that is retried after the Secret was created (a replica
  * killed before its status write) finds the same Secret instead of creating a second one.
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { GVK } from '../../shared/api/gvk.js';
 import {
   DEPLOY_ITEM_PHASES,

@@ -5,7 +5,7 @@
  * pickupTimeout: 5m     # Go duration; "none" or 0 switches it off
  * ```
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 import { parseTimeout } from '../../shared/deployer/index.js';
 

@@ -7,7 +7,7 @@
  * ensureDefaultContext: true  # create the Context `default` in an item's namespace when missing
  * ```
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 
 export const FUNCTION_NAME = 'deployitem-trigger';

@@ -8,7 +8,7 @@
  * activatorUrl: ""              # the embedded landscape's activator (LANDSCAPE_ACTIVATOR_URL)
  * ```
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 
 export const FUNCTION_NAME = 'landscaper-monitoring';

@@ -10,7 +10,7 @@
  * logLevel: info
  * ```
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { redisUrlSchema } from '../../shared/config/redis.js';
 import {
   configLoader,

@@ -20,7 +20,7 @@ import {
   type ConfigResult as SharedConfigResult,
   type EnvOverride,
 } from '../../shared/config/index.js';
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { FAMILY_NAME } from '../../shared/redis/index.js';
 import { redisUrlSchema } from '../../shared/config/redis.js';
 

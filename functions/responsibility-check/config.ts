@@ -16,7 +16,7 @@
  * emitTimeout: 5s
  * ```
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { SELECTION_OPERATORS } from '../../shared/api/landscaper.js';
 import {
   durationSchema,

@@ -22,7 +22,7 @@
  * Overrides: REDIS_URL, SCHEDULER_NAME, CANDIDATE_DETERMINATION_STRATEGY,
  * SCHEDULER_RETRY_SYNC_PERIOD, SCHEDULER_MAX_RETRY_PERIOD. LOG_LEVEL sets the log level (shared/function).
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { redisUrlSchema } from '../../shared/config/redis.js';
 import { configLoader, durationSchema, type EnvOverride } from '../../shared/config/index.js';
 import {

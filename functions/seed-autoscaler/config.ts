@@ -9,7 +9,7 @@
  * logLevel: info
  * ```
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 import { DEFAULT_DOWNSCALE_STABILIZATION_SECONDS, DEFAULT_TOLERANCE } from './autoscaler.js';
 import { parseGoDuration } from '@landscape/apimachinery';

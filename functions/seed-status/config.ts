@@ -15,7 +15,7 @@
  * logLevel: info
  * ```
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { MANAGED_SEED_NAMESPACE } from '../../shared/api/seedmanagement.js';
 import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 

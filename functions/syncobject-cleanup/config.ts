@@ -6,7 +6,7 @@
  * prefix: ""         # only SyncObjects of this controller (spec.prefix); empty: all
  * ```
  */
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
 
 export const FUNCTION_NAME = 'syncobject-cleanup';

@@ -4,7 +4,7 @@
  * defaults, the container's env, and the config mount. Every problem is listed with its file.
  */
 import { parseAllDocuments } from 'yaml';
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 
 export const AUTOSCALING = 'autoscaling.knative.dev/';
 

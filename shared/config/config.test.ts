@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { durationSchema, envValue, loadConfigWith, parseConfigFile, readConfigFile } from './index.js';
 
 describe('envValue', () => {

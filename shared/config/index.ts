@@ -8,7 +8,7 @@
  *   if (!r.ok) log.error('invalid config', { problems: r.problems });
  */
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from './zod.js';
 import { GO_DURATION_FORMAT, parseGoDuration } from '@landscape/apimachinery';
 import { LOG_LEVELS } from '../log/index.js';
 

@@ -3,7 +3,7 @@
  * shared/redis connects to. Apart from shared/config/index.ts so that a function without Redis does
  * not load the Redis client with its config.
  */
-import { z } from 'zod';
+import * as z from './zod.js';
 import { CacheUsageError, safeRedisUrl } from '../redis/index.js';
 
 export const redisUrlSchema = z.string().refine(

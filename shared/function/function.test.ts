@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { z } from 'zod';
+import * as z from '../config/zod.js';
 import { loadConfigWith } from '../config/index.js';
 import { createLogger } from '../log/index.js';
 import { createInstance, eventObjectRef, eventType, FunctionNotReadyError } from './index.js';

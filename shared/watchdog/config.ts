@@ -22,7 +22,7 @@
  * election and the metrics/health bind addresses have no meaning for a function.
  */
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from '../config/zod.js';
 import { isQualifiedName, isRecord, isValidLabelValue, parseGoDuration } from '@landscape/apimachinery';
 import { envValue, type ConfigResult, type EnvOverride } from '../config/index.js';
 

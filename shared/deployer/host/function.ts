@@ -16,7 +16,7 @@
  * ```
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from '../../config/zod.js';
 import { keyspace, lazyRedis, RedisUnavailableError, type RedisHandle } from '../../redis/index.js';
 import {
   durationSchema,
