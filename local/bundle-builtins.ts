@@ -5,7 +5,8 @@
  * Packages require built-ins at their top level that a CloudEvent function's first event never
  * uses: ioredis `tls` (TLS connections only), the CloudEvents SDK `https` (its HTTP emitter),
  * body-parser `zlib` (compressed bodies only), sonic-boom and thread-stream `assert` (pino loads
- * both; the logger writes through its own destination). Node compiles each on its first require
+ * both; the logger writes through its own destination), @kubernetes/client-node `readline` (its
+ * watch only). Node compiles each on its first require
  * (≈ 1.8 ms `assert`, 2.5 ms `tls` with `https`, 0.5 ms `zlib` on this machine). The Functions
  * Framework's `domain` is left out: every event uses it. A `require('<builtin>')` from a package
  * is answered by a stand-in whose properties are getters (and setters) that require the real
@@ -20,7 +21,7 @@ import { createRequire } from 'node:module';
 import type { Plugin } from 'esbuild';
 
 /** The built-ins loaded on first use. */
-export const LAZY_BUILTINS: readonly string[] = ['assert', 'https', 'tls', 'zlib'];
+export const LAZY_BUILTINS: readonly string[] = ['assert', 'https', 'readline', 'tls', 'zlib'];
 
 const NAMESPACE = 'lazy-builtin';
 

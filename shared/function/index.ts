@@ -11,7 +11,8 @@
  * ConfigMap heals the replicas without a new revision. A good config is kept for the
  * instance's life. Plus the reading of the object an event points at.
  */
-import { readFile } from 'node:fs/promises';
+// `promises` read at the call: node:fs/promises (with readline's interface) loads on the first config file read
+import { promises as fsPromises } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ConfigResult } from '../config/index.js';
 import { readConfigFile } from '../config/index.js';
@@ -144,7 +145,7 @@ export function createInstance<C, D>(
 ): FunctionInstance<C, D> {
   const now = opts.nowMs ?? Date.now;
   const retryMs = opts.retryConfigMs ?? DEFAULT_RETRY_CONFIG_MS;
-  const read = opts.readFile ?? ((p: string): Promise<string> => readFile(p, 'utf8'));
+  const read = opts.readFile ?? ((p: string): Promise<string> => fsPromises.readFile(p, 'utf8'));
   let good: Ready<C, D> | undefined;
   let failed: { error: FunctionNotReadyError; at: number; logged: string } | undefined;
   let pending: Promise<Ready<C, D>> | undefined;
