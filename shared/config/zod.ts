@@ -11,6 +11,7 @@ export {
   array,
   boolean,
   enum,
+  lazy,
   literal,
   NEVER,
   number,

@@ -3,7 +3,7 @@
  * problem listed. Pure: the caller reads the files.
  */
 import { parseAllDocuments } from 'yaml';
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import type { SourceSpec } from './types.js';
 import { EVENT_MODES, LABEL_SELECTOR_OPERATORS } from './types.js';
 

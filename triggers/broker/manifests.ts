@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { z } from 'zod';
+import type * as z from '../../shared/config/zod.js';
 import { brokerSchema, toTrigger, triggerKey, triggerSchema } from './trigger.js';
 import type { BrokerConfig, Trigger } from './trigger.js';
 

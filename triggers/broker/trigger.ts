@@ -6,7 +6,7 @@
  * recognised and reported as unsupported.
  */
 import { isOneOf } from '@landscape/apimachinery';
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 import { isValidAttributeName } from '../../shared/events/index.js';
 import { isIsoDuration } from './duration.js';
 

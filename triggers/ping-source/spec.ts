@@ -9,7 +9,7 @@
  */
 import { Cron } from 'croner';
 import { parseAllDocuments } from 'yaml';
-import { z } from 'zod';
+import * as z from '../../shared/config/zod.js';
 
 export const PINGSOURCE_API_VERSION = 'sources.knative.dev/v1';
 
