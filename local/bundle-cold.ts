@@ -30,10 +30,13 @@ export function isCold(path: string): boolean {
   return COLD_FILES.some((re) => re.test(resolve(path)));
 }
 
-/** The copy's file name: the path below node_modules with `/` as `__` (unique per package file). */
+/**
+ * The copy's file name: the path below the first node_modules with `/` as `__`, unique per package
+ * file (a nested copy, `form-data/node_modules/mime-db`, keeps its parent in the name).
+ */
 export function coldName(path: string): string {
   const abs = resolve(path);
-  const below = abs.slice(abs.lastIndexOf('/node_modules/') + '/node_modules/'.length);
+  const below = abs.slice(abs.indexOf('/node_modules/') + '/node_modules/'.length);
   return below.replaceAll('/', '__');
 }
 

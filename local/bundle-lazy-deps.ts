@@ -4,29 +4,27 @@
  * CommonJS server bundles of local/bundle.ts, next to ./bundle-builtins.ts (the same stand-in).
  *
  * @kubernetes/client-node imports, at the top of the modules KubeConfig needs, what only some
- * clusters or calls use: proxy agents (`socks-proxy-agent` with socks, ip-address, smart-buffer;
- * `hpagent`) and the auth providers' `jsonpath-plus` (client-node's `cp`, with tar-fs, is left out
- * of the bundles altogether: nothing uses it and its top level has no side effect); node-fetch (client-node's HTTP) imports `whatwg-url` (with tr46's IDNA table, parsed at load)
- * only as a fallback for a Node without a global URL. Each is answered, when a package in
- * node_modules imports or requires it, by a stand-in whose properties are getters (and setters)
- * that require the real package the first time one is read; esbuild still bundles the package,
- * wrapped in its lazy `__commonJS` / `__esm` initialiser, so nothing of it runs before. The names
- * are the package's own, taken at build time by requiring it in a child process of the Node that
- * builds (the one that runs the bundles); a package Node cannot require, or whose module is itself a function or
- * class (a stand-in function would break `new` and `instanceof`), stays eager. A package that
- * reads a property at load (`class X extends Imported`) loads it then, as before.
+ * clusters or calls use: the SOCKS proxy agent (`socks-proxy-agent` with socks, ip-address,
+ * smart-buffer) and the auth providers' `jsonpath-plus` (client-node's `cp`, with tar-fs, is left
+ * out of the bundles altogether: nothing uses it and its top level has no side effect); node-fetch
+ * (client-node's HTTP) imports `whatwg-url` (with tr46's IDNA table, parsed at load) only as a
+ * fallback for a Node without a global URL. Each is answered, when a package in node_modules
+ * imports or requires it, by a stand-in whose properties are getters (and setters) that require
+ * the real package the first time one is read; esbuild still bundles the package, wrapped in its
+ * lazy `__commonJS` / `__esm` initialiser, so nothing of it runs before. The names are the
+ * package's own, taken at build time by requiring it in a child process of the Node that builds
+ * (the one that runs the bundles). A package stays eager when Node cannot require it, when its
+ * module is itself a function or class (a stand-in function would break `new` and `instanceof`),
+ * or when it resolves to an `.mjs` file: esbuild reads any .mjs path as an ES module, so the
+ * CommonJS stand-in would export nothing (hpagent, client-node's HTTP(S) proxy agents, is one).
+ * A package that reads a property at load (`class X extends Imported`) loads it then, as before.
  */
 import { spawnSync } from 'node:child_process';
 import type { Plugin } from 'esbuild';
 import { standInSource } from './bundle-builtins.js';
 
 /** The packages loaded on first use when another package imports them. */
-export const LAZY_DEPENDENCIES: readonly string[] = [
-  'hpagent',
-  'jsonpath-plus',
-  'socks-proxy-agent',
-  'whatwg-url',
-];
+export const LAZY_DEPENDENCIES: readonly string[] = ['jsonpath-plus', 'socks-proxy-agent', 'whatwg-url'];
 
 const NAMESPACE = 'lazy-dependency';
 const SKIP = 'lazy-dependency-skip';
@@ -76,7 +74,10 @@ export function lazyDependencies(packages: readonly string[] = LAZY_DEPENDENCIES
           resolveDir: args.resolveDir,
           pluginData: SKIP,
         });
-        if (real.errors.length > 0 || real.external || keysOnce(real.path) === undefined) return undefined;
+        // an .mjs file stays eager: esbuild treats any .mjs path as an ES module, and the stand-in
+        // (CommonJS, module.exports) would then export nothing
+        if (real.errors.length > 0 || real.external || real.path.endsWith('.mjs')) return undefined;
+        if (keysOnce(real.path) === undefined) return undefined;
         return { path: real.path, namespace: NAMESPACE, sideEffects: false };
       });
       // the stand-in's require of the real file (its absolute path): bundled as usual

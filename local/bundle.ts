@@ -1,7 +1,7 @@
 /**
  * esbuild bundles of the functions (`functions/<name>/handler.ts`):
  * - `server.js`: self-starting (the handler, the Functions Framework and every dependency in
- *   one file; `node server.js` serves on PORT): what a Knative container and the embedded
+ *   one file, large JSON data beside it in `cold/`; `node server.js` serves on PORT): what a Knative container and the embedded
  *   activator's replicas run. One file to load is the cheapest cold start. The code is
  *   `server.cjs` (CommonJS), which `server.js` loads (two lines of ES module: the folder's
  *   package.json is `"type": "module"` for the Cloud Functions module beside it), with
@@ -30,7 +30,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { buildLock, fromCache, toCache, type CacheManifest, type InputStats } from './bundle-cache.js';
 import { inputsOfRun } from './bundle-inputs.js';
-import { copyColdFiles } from './bundle-cold.js';
+import { COLD_FILES, copyColdFiles } from './bundle-cold.js';
+import { LAZY_BUILTINS } from './bundle-builtins.js';
+import { LAZY_DEPENDENCIES } from './bundle-lazy-deps.js';
 import { bundlePlugins } from './bundle-plugins.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -122,6 +124,8 @@ function cacheKey(o: BundleOptions, handler: string): string {
     format: isCommonJs(o) ? 'cjs+preload+lazy2+mime+builtins+deps+cold' : 'esm',
     // the start script of the package.json beside the bundle names them
     flags: REPLICA_V8_FLAGS,
+    // what the plugins leave lazy or cold (a change to a list must build again)
+    lazy: [LAZY_BUILTINS, LAZY_DEPENDENCIES, COLD_FILES.map(String)],
   });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }

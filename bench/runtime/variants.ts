@@ -4,7 +4,7 @@
  * - `bundled`: one CommonJS file, the framework inside, started as a replica and the image start
  *   it (`node <REPLICA_V8_FLAGS> --require preload.cjs server.cjs`) with the code cache a training
  *   start wrote (shared/serve/train.ts, with the same environment and flags as the measured starts);
- * - `bundled, no code cache`: the same file as `node server.js`;
+ * - `bundled, no code cache`: the same file as `node <REPLICA_V8_FLAGS> server.cjs`;
  * - `unbundled` (`externalPackages`): only the project's code bundled (an ES module),
  *   node_modules loaded from disk.
  * The bundles go under `.local/bench/runtime/` (gitignored, inside the repo so node_modules

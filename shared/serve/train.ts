@@ -3,9 +3,8 @@
  * it (`node <REPLICA_V8_FLAGS> --require ./preload.cjs server.cjs`, PORT=0, ./v8-flags.ts), gets one binary-mode CloudEvent, and
  * writes its code cache (`server.cjs.codecache`, ./code-cache.ts) once it has answered; then it is
  * killed. What the runtime bench runs before it measures; it must run with the node (and V8
- * flags) that will run the bundle: V8 refuses a cache of another version or other flags. (The
- * image does not train: its NODE_OPTIONS keep source maps on, and the preload then leaves the
- * cache alone.)
+ * flags) that will run the bundle: V8 refuses a cache of another version or other flags. The
+ * image trains every bundle in its final stage with this (scripts/train-code-cache.ts).
  *
  * The event's answer does not matter (without its configuration a function answers 500): the
  * cache holds what the start and that request compiled; a replica that gets a real first event

@@ -11,5 +11,7 @@
  * deployer-mock 73.9 → 69.9 MiB after its first event) at the same start time (runtime bench,
  * side by side). The cost is more frequent scavenges under a high allocation rate, which one
  * event at a time per replica does not reach (the deployers bench through the landscape, README).
+ * Only function replicas take them: the event plane on Cloud Run, which runs from the same image,
+ * sets its own NODE_OPTIONS (scripts/deploy-gcf/derive.ts).
  */
 export const REPLICA_V8_FLAGS: readonly string[] = ['--max-semi-space-size=1'];

@@ -2,8 +2,9 @@
  * The lazy dependencies of the server bundles (local/bundle-lazy-deps.ts), built by esbuild from
  * fixture packages in a temporary node_modules: a package imported or required by another package
  * runs only when one of its names is first read, and then as the real one (values, functions,
- * classes, assignments); a module that is itself a function stays eager, as does an import from
- * the project's own code; and the deployer bundle built by local/bundle.ts has the client-node
+ * classes, assignments); a module that is itself a function stays eager, as do a package in an
+ * .mjs file (whose named imports a CommonJS stand-in would leave undefined) and an import from the
+ * project's own code; and the deployer bundle built by local/bundle.ts has the client-node
  * dependencies behind stand-ins.
  */
 import { execFileSync } from 'node:child_process';
@@ -53,6 +54,11 @@ beforeAll(() => {
       'exports.configure = (s) => { a.setting = s; return a.setting; };',
     ].join('\n'),
   );
+  // dep-esm: an ES module in an .mjs file (as hpagent), imported by name by user-d
+  write('node_modules/dep-esm/package.json', '{"name":"dep-esm","main":"index.mjs"}');
+  write('node_modules/dep-esm/index.mjs', 'export const value = "esm";');
+  write('node_modules/user-d/package.json', '{"name":"user-d","type":"module","main":"index.js"}');
+  write('node_modules/user-d/index.js', 'import { value } from "dep-esm";\nexport const use = () => value;');
   write('node_modules/user-c/package.json', '{"name":"user-c","type":"module","main":"index.js"}');
   write('node_modules/user-c/index.js', 'import { value } from "dep-a";\nexport const use = () => value;');
 }, 30_000);
@@ -68,7 +74,7 @@ async function bundleAndRun(entry: string, run: string): Promise<unknown> {
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    plugins: [lazyDependencies(['dep-a', 'dep-fn'])],
+    plugins: [lazyDependencies(['dep-a', 'dep-fn', 'dep-esm'])],
     logLevel: 'silent',
   });
   const script = `globalThis.__order = []; const m = require(${JSON.stringify(out)}); globalThis.__order.push('loaded'); ${run}`;
@@ -94,6 +100,14 @@ it('does the same for an ES import by a package', async () => {
     'const before = [...__order]; const v = m.use(); console.log(JSON.stringify({ before, order: __order, v }));',
   );
   expect(got).toEqual({ before: ['loaded'], order: ['loaded', 'dep-a loaded'], v: 41 });
+});
+
+it('leaves a package in an .mjs file eager, whose names then still arrive', async () => {
+  const got = await bundleAndRun(
+    'export { use } from "user-d";',
+    'console.log(JSON.stringify({ v: m.use() }));',
+  );
+  expect(got).toEqual({ v: 'esm' });
 });
 
 it("leaves the project's own imports eager", async () => {

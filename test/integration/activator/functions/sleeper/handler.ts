@@ -22,7 +22,7 @@ function stackHere(): string {
 ff.cloudEvent('sleeper', async (ce: unknown) => {
   const event = ce as { data?: Data; echoto?: unknown };
   if (typeof event.echoto === 'string') writeFileSync(event.echoto, JSON.stringify(event.data));
-  const data = typeof event.data === 'object' ? event.data : {};
+  const data = typeof event.data === 'object' && event.data !== null ? event.data : {};
   if (data.stackTo) writeFileSync(data.stackTo, stackHere());
   if (data.crashOnce && !existsSync(data.crashOnce)) {
     writeFileSync(data.crashOnce, String(process.pid));
