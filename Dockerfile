@@ -9,9 +9,9 @@
 # preloads /app/functions/preload.cjs (shared/serve/preload.ts; a Service's command names only its
 # server.js): the orphan guard (a no-op without an IPC channel) and V8's code cache of the bundle,
 # whose stacks the preload maps itself (shared/serve/stack-map.ts: Node maps only what its own
-# loader compiled), and the replicas' V8 flags (shared/serve/v8-flags.ts: the young generation held
-# at 1 MiB, 4 MiB less RSS per replica). The caches are trained in the final stage below with that
-# stage's node and those flags (V8 takes a cache only from the same version and flags); the Services' readOnlyRootFilesystem keeps
+# loader compiled), and the replicas' V8 flags if any (shared/serve/v8-flags.ts: none today). The
+# caches are trained in the final stage below with that stage's node and those flags (V8 takes a
+# cache only from the same version and flags); the Services' readOnlyRootFilesystem keeps
 # a replica from writing one.
 #
 # Stage 1: install (dev dependencies included: esbuild, tsx) and bundle. `npm run build` writes
@@ -35,7 +35,7 @@ RUN npx esbuild scripts/event-service/main.ts --bundle --platform=node --format=
 # Stage 2: Node and the bundles, nothing else, as a non-root user (65532, "nonroot").
 FROM node:24-slim
 ENV NODE_ENV=production
-ENV NODE_OPTIONS="--enable-source-maps --max-semi-space-size=1 --require=/app/functions/preload.cjs"
+ENV NODE_OPTIONS="--enable-source-maps --require=/app/functions/preload.cjs"
 WORKDIR /app
 COPY --from=build --chown=65532:65532 /src/dist/functions /app/functions
 COPY --from=build --chown=65532:65532 /src/dist/events /app/events

@@ -148,8 +148,8 @@ function notes(m: Measured, o: RuntimeOptions): string[] {
     `Cold start: from just before spawn to the first 2xx to a binary-mode CloudEvent POSTed every ${o.pollMs} ms`,
     `(a new connection per attempt); the variants run round-robin, one process at a time, after one unmeasured`,
     `round. Bundles are local/bundle.ts "server" bundles (minified, CommonJS). "bundled" = as a replica and the`,
-    `image start it: node ${REPLICA_V8_FLAGS.join(' ')} --require preload.cjs server.cjs, with the V8 code cache a`,
-    `training start (same env and flags, one event) wrote; "bundled, no code cache" = node ${REPLICA_V8_FLAGS.join(' ')} server.cjs;`,
+    `image start it: ${['node', ...REPLICA_V8_FLAGS, '--require preload.cjs server.cjs'].join(' ')}, with the V8 code cache a`,
+    `training start (same env and flags, one event) wrote; "bundled, no code cache" = ${['node', ...REPLICA_V8_FLAGS, 'server.cjs'].join(' ')};`,
     `"unbundled" = externalPackages (project code bundled as an ES module, node_modules loaded from disk), the same flags.`,
     `Each process gets only PATH, HOME, PORT, POD_NAME (+ its config env).`,
     m.redis

@@ -97,8 +97,8 @@ function serverEntry(handler: string, name: string): string {
 }
 
 function packageJson(name: string, kind: BundleKind, commonjs: boolean): string {
-  const flags = REPLICA_V8_FLAGS.join(' ');
-  const start = commonjs ? `node ${flags} --require ./preload.cjs server.js` : `node ${flags} server.js`;
+  const args = commonjs ? ['--require', './preload.cjs', 'server.js'] : ['server.js'];
+  const start = ['node', ...REPLICA_V8_FLAGS, ...args].join(' ');
   const pkg =
     kind === 'server'
       ? { name, private: true, type: 'module', main: 'server.js', scripts: { start } }

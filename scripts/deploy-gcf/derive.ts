@@ -218,8 +218,8 @@ function eventServiceSteps(o: DeployOptions): Step[] {
       ...['--region', o.region, '--project', o.project, '--command', 'node', '--args', args.join(',')],
       // always on: the watches live in the process (no CPU throttling between requests)
       ...['--min-instances', '1', '--max-instances', '1', '--no-cpu-throttling'],
-      // the image's NODE_OPTIONS are the replicas' (their preload and V8 flags, shared/serve/v8-flags.ts):
-      // the event plane keeps source maps only, and V8's default young generation for its throughput
+      // the image's NODE_OPTIONS are the replicas' (their preload, and their V8 flags if any,
+      // shared/serve/v8-flags.ts): the event plane keeps source maps only
       ...['--set-env-vars', 'NODE_OPTIONS=--enable-source-maps'],
       ...['--service-account', invokerOf(o), '--allow-unauthenticated'],
       ...[

@@ -195,7 +195,7 @@ export const DOCKERFILE = [
   'COPY . .',
   'RUN npm run build',
   'FROM node:24-slim',
-  'ENV NODE_OPTIONS="--enable-source-maps --max-semi-space-size=1"',
+  'ENV NODE_OPTIONS=--enable-source-maps',
   'COPY --from=build /src/dist/functions /app/functions',
   'RUN node /app/functions/train.cjs /app/functions',
   'USER 65532:65532',

@@ -336,20 +336,6 @@ describe('checkPackaging', () => {
       /^Dockerfile: needs RUN node <functions>\/train\.cjs <functions>/,
     ],
     [
-      "a Dockerfile whose replicas run without the replicas' V8 flags (their code cache refused)",
-      (s) => (s.dockerfile!.text = s.dockerfile!.text.replace(' --max-semi-space-size=1', '')),
-      /^Dockerfile: needs --max-semi-space-size=1 in ENV NODE_OPTIONS/,
-    ],
-    [
-      'a Dockerfile whose flag only starts like the V8 flag',
-      (s) =>
-        (s.dockerfile!.text = s.dockerfile!.text.replace(
-          '--max-semi-space-size=1',
-          '--max-semi-space-size=16',
-        )),
-      /^Dockerfile: needs --max-semi-space-size=1 in ENV NODE_OPTIONS/,
-    ],
-    [
       'a Dockerfile that does not copy the bundles',
       (s) => (s.dockerfile!.text = s.dockerfile!.text.replace(/COPY --from.*\n/, '')),
       /^Dockerfile: needs COPY --from=<build stage> <workdir>\/dist\/functions \/app\/functions$/,
