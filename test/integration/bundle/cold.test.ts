@@ -89,8 +89,10 @@ async function postOnce(echoTo: string, body: Buffer): Promise<{ status: number;
       child.once('exit', (code) => reject(new Error(`exited ${String(code)} before serving`)));
     });
     const status = await post(port, echoTo, body);
-    // the log line of the request is written before the answer
-    await new Promise((r) => setTimeout(r, 100));
+    // the echo or the request's error line: written before the answer, read from the pipe after it
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(echoTo) && errors.length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     const echo = existsSync(echoTo) ? (JSON.parse(readFileSync(echoTo, 'utf8')) as string) : '';
     return { status, seen: `${echo}${errors.join('\n')}` };
   } finally {
