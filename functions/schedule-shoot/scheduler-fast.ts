@@ -208,12 +208,18 @@ export function domainMatcher(input: PlanInput, beforeDomain: Matcher): Matcher 
     );
 }
 
-/** What networksProblem reads of a seed: its networks and their shoot defaults. */
+const networksKeys = new WeakMap<Seed, string>();
+
+/** What networksProblem reads of a seed: its networks and their shoot defaults (once per Seed object). */
 function networksKey(seed: Seed): string {
-  const n = seed.spec.networks;
-  if (!n) return '';
-  const d = n.shootDefaults;
-  return `${n.nodes ?? '-'} ${n.pods} ${n.services} ${d?.pods ?? '-'} ${d?.services ?? '-'}`;
+  let key = networksKeys.get(seed);
+  if (key === undefined) {
+    const n = seed.spec.networks;
+    const d = n?.shootDefaults;
+    key = n ? `${n.nodes ?? '-'} ${n.pods} ${n.services} ${d?.pods ?? '-'} ${d?.services ?? '-'}` : '';
+    networksKeys.set(seed, key);
+  }
+  return key;
 }
 
 /** Whether the seed's networks are disjoint from the shoot's, once per distinct `spec.networks` (seeds share them). */

@@ -33,7 +33,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Seed } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
-import { acquireLease, guardRedis, keyspace, releaseLease, type Redis } from '../../shared/redis/index.js';
+import {
+  acquireLease,
+  evalScript,
+  guardRedis,
+  keyspace,
+  releaseLease,
+  type Redis,
+} from '../../shared/redis/index.js';
 import type { KubeClient } from '../../shared/kube/index.js';
 import { forEachPage, getOptional, listAll } from '../../shared/kube/io.js';
 import type { Logger } from '../../shared/log/index.js';
@@ -142,9 +149,7 @@ class RedisSeedCache implements SeedCache {
 
   private async run(script: string, args: readonly (string | number)[]): Promise<string[]> {
     const redis = await this.deps.redis();
-    const reply = await guardRedis(redis, () =>
-      redis.eval(script, SEED_CACHE_KEYS.length, ...SEED_CACHE_KEYS, ...args),
-    );
+    const reply = await guardRedis(redis, () => evalScript(redis, script, SEED_CACHE_KEYS, args));
     return (reply as (string | number | null)[]).map((r) => (r === null ? '' : String(r)));
   }
 

@@ -1,9 +1,15 @@
 /**
  * The Lua scripts of the shoot usage store (./usage.ts). Every script takes
- * KEYS[1] = the counts hash (seed name → shoots counted there) and KEYS[2] = the records hash
- * (`<namespace>/<name>` → the shoot's record, JSON), both with the marker field `.built`; when a
- * marker is missing (Redis flushed, a key deleted) a script changes nothing and answers `miss`, and
- * the caller rebuilds both hashes from the API once.
+ * KEYS[1] = the counts hash (seed name → shoots counted there), KEYS[2] = the records hash
+ * (`<namespace>/<name>` → the shoot's record, JSON), both with the marker field `.built`, and
+ * KEYS[3] = the change log (a list of the seeds whose count changed, the newest last, at most
+ * CHANGE_LOG_LENGTH); when a marker is missing (Redis flushed, a key deleted) a script changes
+ * nothing and answers `miss`, and the caller rebuilds both hashes from the API once.
+ *
+ * The records hash also holds `.epoch` (set by each rebuild) and `.gen` (changes logged since that
+ * rebuild): an instance's copy of some counts (./usage.ts countsOf) is brought up to date from the
+ * log's tail (COUNTS_SINCE), and starts over when the epoch differs or the log no longer reaches
+ * back to its gen. Fields that start with a dot are never shoot keys.
  *
  * A record is `{s: [seeds the shoot counts on], r: reserved seed, t: reserved at (ms), v: resourceVersion}`.
  * The shoot counts once on every seed of `s` ∪ {`r`}: `s` is usageSeeds of the shoot as last read
@@ -12,10 +18,18 @@
  * so applying the same state twice changes nothing.
  */
 
+/** How many changes the log keeps (each binding logs one or two). */
+export const CHANGE_LOG_LENGTH = 10_000;
+
 const PRELUDE = `
 local MARK = '.built'
 if redis.call('HEXISTS', KEYS[1], MARK) == 0 or redis.call('HEXISTS', KEYS[2], MARK) == 0 then
   return {'miss'}
+end
+local function logged(seed)
+  redis.call('RPUSH', KEYS[3], seed)
+  redis.call('LTRIM', KEYS[3], -${CHANGE_LOG_LENGTH}, -1)
+  redis.call('HINCRBY', KEYS[2], '.gen', 1)
 end
 local function decode(raw)
   if not raw then return {s = {}} end
@@ -34,12 +48,16 @@ end
 local function store(shoot, before, rec)
   local after = counted(rec)
   for seed in pairs(before) do
-    if not after[seed] and redis.call('HINCRBY', KEYS[1], seed, -1) <= 0 then
-      redis.call('HDEL', KEYS[1], seed)
+    if not after[seed] then
+      if redis.call('HINCRBY', KEYS[1], seed, -1) <= 0 then redis.call('HDEL', KEYS[1], seed) end
+      logged(seed)
     end
   end
   for seed in pairs(after) do
-    if not before[seed] then redis.call('HINCRBY', KEYS[1], seed, 1) end
+    if not before[seed] then
+      redis.call('HINCRBY', KEYS[1], seed, 1)
+      logged(seed)
+    end
   end
   if #rec.s == 0 and not rec.r then
     redis.call('HDEL', KEYS[2], shoot)
@@ -112,9 +130,45 @@ return {'ok'}
 `;
 
 /**
+ * The counts an instance's copy lacks. ARGV: the copy's epoch and gen, then the seeds it has no
+ * count of. `{'reset', epoch, gen}` when the copy cannot be brought up to date (another rebuild, or
+ * the log no longer reaches back to its gen): the caller starts an empty copy at that epoch and gen
+ * and asks again. Else `{'ok', epoch, gen, n, <n pairs of seed and count changed since the copy's
+ * gen>, <the count of each seed asked for>}` (a seed without shoots counts 0).
+ */
+export const COUNTS_SINCE = `
+if redis.call('HEXISTS', KEYS[1], '.built') == 0 or redis.call('HEXISTS', KEYS[2], '.built') == 0 then
+  return {'miss'}
+end
+local epoch = redis.call('HGET', KEYS[2], '.epoch') or ''
+local gen = tonumber(redis.call('HGET', KEYS[2], '.gen') or '0')
+local since = tonumber(ARGV[2])
+if epoch ~= ARGV[1] or not since or since > gen or gen - since > redis.call('LLEN', KEYS[3]) then
+  return {'reset', epoch, tostring(gen)}
+end
+local out = {'ok', epoch, tostring(gen), 0}
+local n = 0
+if gen > since then
+  local seen = {}
+  for _, seed in ipairs(redis.call('LRANGE', KEYS[3], since - gen, -1)) do
+    if not seen[seed] then
+      seen[seed] = true
+      n = n + 1
+      table.insert(out, seed)
+      table.insert(out, redis.call('HGET', KEYS[1], seed) or '0')
+    end
+  end
+end
+out[4] = tostring(n)
+for i = 3, #ARGV do table.insert(out, redis.call('HGET', KEYS[1], ARGV[i]) or '0') end
+return out
+`;
+
+/**
  * Replace both hashes with the state of a full Shoot list. ARGV: JSON `{<shoot key>: {s, v, b}}`
- * (b = 1 when spec.seedName is set) of every listed shoot, now (ms), reservation TTL (ms). Live
- * reservations of shoots the list shows unbound are kept (their binding is in flight).
+ * (b = 1 when spec.seedName is set) of every listed shoot, now (ms), reservation TTL (ms), the new
+ * epoch. Live reservations of shoots the list shows unbound are kept (their binding is in flight).
+ * The change log starts over (copies of the counts see the new epoch and start over too).
  */
 export const REBUILD = `
 local MARK = '.built'
@@ -122,7 +176,7 @@ local data, now, ttl = cjson.decode(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3
 local keep = {}
 local old = redis.call('HGETALL', KEYS[2])
 for i = 1, #old, 2 do
-  if old[i] ~= MARK then
+  if string.sub(old[i], 1, 1) ~= '.' then
     local ok, rec = pcall(cjson.decode, old[i + 1])
     local cur = data[old[i]]
     if ok and type(rec) == 'table' and type(rec.r) == 'string' and now - (tonumber(rec.t) or 0) < ttl
@@ -131,7 +185,7 @@ for i = 1, #old, 2 do
     end
   end
 end
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 local counts = {}
 for shoot, cur in pairs(data) do
   local rec = {s = cur.s, v = cur.v}
@@ -144,6 +198,6 @@ for shoot, cur in pairs(data) do
 end
 for seed, n in pairs(counts) do redis.call('HSET', KEYS[1], seed, n) end
 redis.call('HSET', KEYS[1], MARK, now)
-redis.call('HSET', KEYS[2], MARK, now)
+redis.call('HSET', KEYS[2], MARK, now, '.epoch', ARGV[4], '.gen', 0)
 return {'ok'}
 `;

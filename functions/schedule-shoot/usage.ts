@@ -11,21 +11,34 @@
  * deleted) the first caller takes the lock `landscape:schedule-shoot:{usage}:rebuild` and rebuilds
  * both from one paged list of every Shoot; the others wait for the marker. Every other operation
  * is one script run: O(1) per Shoot event; a decision reads the counts of the seeds it may pick
- * (countsOf, one HMGET), not every count.
+ * (countsOf), not every count: each instance keeps a copy of the counts it has read, brought up to
+ * date in one script run from the change log's tail (the seeds changed since), so that a decision
+ * sends only the seeds it has never read and gets back only what changed — the same counts an
+ * HMGET of all of them would have read at that moment.
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Shoot } from '../../shared/api/core.js';
 import { GVK } from '../../shared/api/gvk.js';
-import { acquireLease, guardRedis, keyspace, releaseLease, type Redis } from '../../shared/redis/index.js';
+import {
+  acquireLease,
+  evalScript,
+  guardRedis,
+  keyspace,
+  releaseLease,
+  type Redis,
+} from '../../shared/redis/index.js';
 import type { KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { usageSeeds } from './scheduler.js';
 import { FUNCTION_NAME } from './config.js';
-import { FORGET, REBUILD, RELEASE, RESERVE, SYNC } from './usage-scripts.js';
+import { COUNTS_SINCE, FORGET, REBUILD, RELEASE, RESERVE, SYNC } from './usage-scripts.js';
 
 export const KEYS = keyspace(FUNCTION_NAME);
 export const COUNTS_KEY = KEYS.key('{usage}', 'counts');
 export const RECORDS_KEY = KEYS.key('{usage}', 'shoots');
+export const CHANGES_KEY = KEYS.key('{usage}', 'changes');
+const USAGE_KEYS = [COUNTS_KEY, RECORDS_KEY, CHANGES_KEY] as const;
 export const REBUILD_LOCK_KEY = KEYS.key('{usage}', 'rebuild');
 /** The field both hashes carry once built (no seed or shoot key starts with a dot). */
 export const BUILT_MARK = '.built';
@@ -56,7 +69,7 @@ export interface UsageStore {
   release(key: string, seed: string): Promise<boolean>;
   /** Shoots per seed (seeds without shoots are absent). */
   counts(): Promise<Record<string, number>>;
-  /** Shoots on the named seeds only (one HMGET; a seed without shoots counts 0). */
+  /** Shoots on the named seeds only (one script run against the instance's copy; a seed without shoots counts 0). */
   countsOf(seeds: readonly string[]): Promise<Record<string, number>>;
   /** Rebuilds from the API when the counts are missing (under the lock); true when this call rebuilt. */
   ensure(): Promise<boolean>;
@@ -112,8 +125,17 @@ async function listShoots(client: KubeClient): Promise<Record<string, ListedShoo
   return out;
 }
 
+/** An instance's copy of the counts it has read, as of the change log's `gen` in `epoch`. */
+interface CountsCopy {
+  epoch: string;
+  gen: number;
+  counts: Map<string, number>;
+}
+
 class RedisUsageStore implements UsageStore {
   private readonly sleep: (ms: number) => Promise<void>;
+  private copy: CountsCopy = { epoch: '', gen: 0, counts: new Map() };
+  private countsQueue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly deps: UsageStoreDeps,
@@ -126,9 +148,7 @@ class RedisUsageStore implements UsageStore {
   private async run(script: string, args: readonly (string | number)[]): Promise<string[]> {
     const redis = await this.deps.redis();
     for (let i = 0; i < 2; i++) {
-      const reply = replyStrings(
-        await guardRedis(redis, () => redis.eval(script, 2, COUNTS_KEY, RECORDS_KEY, ...args)),
-      );
+      const reply = replyStrings(await guardRedis(redis, () => evalScript(redis, script, USAGE_KEYS, args)));
       if (reply[0] !== 'miss') return reply;
       await this.ensure();
     }
@@ -177,20 +197,32 @@ class RedisUsageStore implements UsageStore {
     throw new Error('the shoot usage counts are still missing after a rebuild');
   }
 
-  async countsOf(seeds: readonly string[]): Promise<Record<string, number>> {
-    const redis = await this.deps.redis();
-    for (let i = 0; i < 2; i++) {
-      const [built, ...values] = await guardRedis(redis, () => redis.hmget(COUNTS_KEY, BUILT_MARK, ...seeds));
-      if (built !== null) {
-        const out: Record<string, number> = {};
-        seeds.forEach((seed, k) => {
-          out[seed] = Number(values[k] ?? 0);
-        });
-        return out;
+  countsOf(seeds: readonly string[]): Promise<Record<string, number>> {
+    // one at a time per instance: a reply applied after a newer one would set counts back
+    const next = this.countsQueue.then(() => this.readCounts(seeds));
+    this.countsQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async readCounts(seeds: readonly string[]): Promise<Record<string, number>> {
+    for (let i = 0; i < 3; i++) {
+      const copy = this.copy;
+      const unknown = seeds.filter((seed) => !copy.counts.has(seed));
+      const reply = await this.run(COUNTS_SINCE, [copy.epoch, copy.gen, ...unknown]);
+      if (reply[0] === 'reset') {
+        this.copy = { epoch: reply[1], gen: Number(reply[2]), counts: new Map() };
+        continue;
       }
-      await this.ensure();
+      copy.gen = Number(reply[2]);
+      const changed = Number(reply[3]);
+      let at = 4;
+      for (const end = at + 2 * changed; at < end; at += 2) copy.counts.set(reply[at], Number(reply[at + 1]));
+      for (const seed of unknown) copy.counts.set(seed, Number(reply[at++]));
+      const out: Record<string, number> = {};
+      for (const seed of seeds) out[seed] = copy.counts.get(seed) ?? 0;
+      return out;
     }
-    throw new Error('the shoot usage counts are still missing after a rebuild');
+    throw new Error('the shoot usage counts changed epoch on every read');
   }
 
   async ensure(): Promise<boolean> {
@@ -218,15 +250,12 @@ class RedisUsageStore implements UsageStore {
       const shoots = await listShoots(this.deps.client);
       const now = this.deps.now();
       await guardRedis(redis, () =>
-        redis.eval(
-          REBUILD,
-          2,
-          COUNTS_KEY,
-          RECORDS_KEY,
+        evalScript(redis, REBUILD, USAGE_KEYS, [
           JSON.stringify(shoots),
           now,
           this.opts.reservationTtlMs,
-        ),
+          randomUUID(),
+        ]),
       );
       log.info('rebuilt the shoot usage counts from the API', {
         shoots: Object.keys(shoots).length,

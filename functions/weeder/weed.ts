@@ -7,7 +7,7 @@
  * again and requeues the next sweep, until the window closes. Nothing outside a window is touched.
  */
 import { GVK } from '../../shared/api/gvk.js';
-import { keyspace, type Redis } from '../../shared/redis/index.js';
+import { evalScript, keyspace, type Redis } from '../../shared/redis/index.js';
 import { requeue } from '../../shared/requeue/index.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
@@ -155,7 +155,8 @@ async function rememberReadiness(
     const d = decideReadiness(parseRemembered(current), event);
     if (d.next === undefined) return d.recovery;
     const next = d.next === null ? '' : JSON.stringify(d.next);
-    if (Number(await redis.eval(CAS, 1, key, current ?? '', next, READY_TTL_S)) === 1) return d.recovery;
+    if (Number(await evalScript(redis, CAS, [key], [current ?? '', next, READY_TTL_S])) === 1)
+      return d.recovery;
   }
   throw new Error(`readiness of ${key}: ${CAS_ATTEMPTS} concurrent updates in a row, retry the event`);
 }

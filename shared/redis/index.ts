@@ -12,6 +12,7 @@ export { CacheDecodeError, CacheUsageError, RedisUnavailableError, SecretValueEr
 export { assertCacheable, findSecret } from './guard.js';
 export { del, encodeJson, getJson, setJson, touch, ttlOf } from './json.js';
 export type { SetJsonOptions } from './json.js';
+export { evalScript } from './script.js';
 export { acquireLease, releaseLease, RELEASE_LEASE_SCRIPT, renewLease, RENEW_LEASE_SCRIPT } from './lease.js';
 export { escapeKeyPart, FAMILY_NAME, isFamilyName, KEY_ROOT, keyspace, unescapeKeyPart } from './keys.js';
 export type { CacheKey, KeySpace } from './keys.js';

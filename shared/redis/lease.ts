@@ -6,6 +6,7 @@
  * alone.
  */
 import type { Redis } from './client.js';
+import { evalScript } from './script.js';
 
 /** Deletes the key only when it still holds ARGV[1]. */
 export const RELEASE_LEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
@@ -24,7 +25,7 @@ export async function acquireLease(
 
 /** Extends the lease to `ttlMs` from now when `holder` still has it; true when extended. */
 export async function renewLease(redis: Redis, key: string, holder: string, ttlMs: number): Promise<boolean> {
-  return Number(await redis.eval(RENEW_LEASE_SCRIPT, 1, key, holder, ttlMs)) === 1;
+  return Number(await evalScript(redis, RENEW_LEASE_SCRIPT, [key], [holder, ttlMs])) === 1;
 }
 
 /**
@@ -33,7 +34,7 @@ export async function renewLease(redis: Redis, key: string, holder: string, ttlM
  */
 export async function releaseLease(redis: Redis, key: string, holder: string): Promise<boolean> {
   try {
-    return Number(await redis.eval(RELEASE_LEASE_SCRIPT, 1, key, holder)) === 1;
+    return Number(await evalScript(redis, RELEASE_LEASE_SCRIPT, [key], [holder])) === 1;
   } catch {
     return false;
   }

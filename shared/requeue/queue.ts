@@ -3,7 +3,7 @@
  * score = due time. `due` pops atomically (one Lua script), so two tickers never hand the same
  * item over twice. Every failure to reach Redis is a RedisUnavailableError (transient).
  */
-import { guardRedis, type Redis } from '../redis/index.js';
+import { evalScript, guardRedis, type Redis } from '../redis/index.js';
 import {
   decodeMember,
   encodeMember,
@@ -90,7 +90,7 @@ export async function due(redis: Redis, target: string, now: Date, limit: number
   if (!Number.isInteger(limit) || limit < 1)
     throw new RequeueError(`limit must be a positive integer, got ${limit}`);
   const key = queueKey(target);
-  const reply = await guardRedis(redis, () => redis.eval(POP_DUE, 1, key, scoreOf(now), limit));
+  const reply = await guardRedis(redis, () => evalScript(redis, POP_DUE, [key], [scoreOf(now), limit]));
   return decodeDue(target, Array.isArray(reply) ? reply : []);
 }
 

@@ -48,9 +48,8 @@ describe('Redis lease (SET NX PX + compare-and-delete) against a private redis-s
   });
 
   it('swallows an error on release (the lease expires anyway)', async () => {
-    const broken = { eval: () => Promise.reject(new Error('down')) } as unknown as Parameters<
-      typeof releaseLease
-    >[0];
+    const down = (): Promise<never> => Promise.reject(new Error('down'));
+    const broken = { eval: down, evalsha: down } as unknown as Parameters<typeof releaseLease>[0];
     expect(await releaseLease(broken, 'lease:d', 'one')).toBe(false);
   });
 });

@@ -3,7 +3,8 @@
  * redis-server, with a stub API client that lists given shoots: the rebuild on a miss (once, under
  * the lock, for concurrent callers), level-based syncs (idempotent, moves, migration, stale reads
  * ignored), reservations (capacity, unlimited seeds, busy while live, expiry, resolved by the
- * binding), release and forget, and a rebuild that keeps reservations in flight.
+ * binding), release and forget, a rebuild that keeps reservations in flight, and each instance's
+ * copy of the counts it read (countsOf) kept equal to the counts hash by the change log.
  */
 import { Redis } from 'ioredis';
 import type { Shoot } from '../../../shared/api/core.js';
@@ -11,12 +12,14 @@ import type { KubeClient } from '../../../shared/kube/index.js';
 import { createLogger } from '../../../shared/log/index.js';
 import {
   BUILT_MARK,
+  CHANGES_KEY,
   COUNTS_KEY,
   createUsageStore,
   RECORDS_KEY,
   REBUILD_LOCK_KEY,
   type UsageStore,
 } from '../../../functions/schedule-shoot/usage.js';
+import { CHANGE_LOG_LENGTH } from '../../../functions/schedule-shoot/usage-scripts.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 
 const TTL = 1000;
@@ -162,4 +165,68 @@ it('a rebuild keeps the live reservations of shoots the list shows unbound', asy
   expect(await s.counts()).toEqual({ s1: 1, s2: 1 });
   expect(await record('a')).toMatchObject({ r: 's1' });
   expect(await record('b')).toEqual({ s: ['s2'], v: '2' });
+});
+
+/** The counts hash itself (no marker), for the seeds asked, 0 when absent. */
+async function hashCounts(seeds: readonly string[]): Promise<Record<string, number>> {
+  const values = await rc.hmget(COUNTS_KEY, ...seeds);
+  return Object.fromEntries(seeds.map((seed, i) => [seed, Number(values[i] ?? 0)]));
+}
+
+it("countsOf: an instance's copy equals the counts hash after another instance's changes, whatever it asked before", async () => {
+  const seeds = ['s1', 's2', 's3', 's4', 's5'];
+  const [x, y] = [store('x'), store('y')];
+  await x.counts(); // built
+  let n = 0;
+  let rand = 7;
+  const next = (k: number): number => {
+    rand = (rand * 1103515245 + 12345) % 2 ** 31;
+    return rand % k;
+  };
+  for (let step = 0; step < 60; step++) {
+    const by = next(2) === 0 ? x : y;
+    const seed = seeds[next(seeds.length)];
+    const op = next(4);
+    if (op === 0) await by.reserve(`p/r${n++}`, seed, 10);
+    else if (op === 1) await by.sync(shoot(`b${next(8)}`, step + 10, seed));
+    else if (op === 2) await by.forget(`p/b${next(8)}`);
+    // a subset, then every seed: a seed the copy has read is brought up to date from the log
+    const asked = seeds.filter(() => next(2) === 0);
+    expect(await x.countsOf(asked)).toEqual(await hashCounts(asked));
+    if (step % 5 === 0) expect(await x.countsOf(seeds)).toEqual(await hashCounts(seeds));
+  }
+  expect(await x.countsOf(seeds)).toEqual(await hashCounts(seeds));
+  expect(Object.values(await hashCounts(seeds)).some((c) => c > 0)).toBe(true);
+});
+
+it('countsOf: a seed the copy has read is not read again unless the log names it; a rebuild or a log that no longer reaches back starts the copy over', async () => {
+  const x = store('x');
+  await x.sync(shoot('a', 1, 's1'));
+  expect(await x.countsOf(['s1', 's2'])).toEqual({ s1: 1, s2: 0 });
+  // a change written behind the scripts' back (no log entry) is not seen: the copy answers
+  await rc.hset(COUNTS_KEY, 's1', 5);
+  expect(await x.countsOf(['s1'])).toEqual({ s1: 1 });
+  // a logged change of s1 (another instance's sync) brings s1's count as the hash has it
+  await store('y').sync(shoot('b', 2, 's1'));
+  expect(await x.countsOf(['s1', 's2'])).toEqual({ s1: 6, s2: 0 });
+  // the log no longer reaches back to the copy's gen: the copy starts over and reads every seed
+  await rc.hset(COUNTS_KEY, 's2', 3); // behind the back again
+  await store('y').sync(shoot('c', 3, 's3'));
+  await rc.del(CHANGES_KEY);
+  expect(await x.countsOf(['s1', 's2', 's3'])).toEqual({ s1: 6, s2: 3, s3: 1 });
+  // a rebuild (new epoch) starts the copy over too
+  listed = [shoot('a', 1, 's1'), shoot('z', 9, 's2')];
+  await rc.del(COUNTS_KEY);
+  expect(await x.countsOf(['s1', 's2', 's3'])).toEqual({ s1: 1, s2: 1, s3: 0 });
+  expect(lists).toBe(2); // the first build and the rebuild
+});
+
+it('the change log keeps the last CHANGE_LOG_LENGTH changes', async () => {
+  const x = store('x');
+  await x.counts();
+  const seeds = Array.from({ length: 30 }, (_, i) => `s${i}`);
+  await rc.rpush(CHANGES_KEY, ...Array.from({ length: CHANGE_LOG_LENGTH }, () => 'old'));
+  for (const [i, seed] of seeds.entries()) await x.sync(shoot(`a${i}`, 1, seed));
+  expect(await rc.llen(CHANGES_KEY)).toBe(CHANGE_LOG_LENGTH);
+  expect(await rc.lrange(CHANGES_KEY, -30, -1)).toEqual(seeds);
 });
