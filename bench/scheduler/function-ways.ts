@@ -9,8 +9,10 @@
  *   the Seeds from the Seed cache in Redis (seed-cache.ts: one round trip for what changed; when
  *   the cache's last list is older than seedCacheTtl, 2 s by default, the deciding instance lists
  *   the Seeds' metadata first and reads the changed Seeds; the first list is a full one);
- *   decideReadingCounts (scheduler-counts.ts: one pass over the strategy's pool and an HMGET of
- *   its fitting seeds' counts; when none has room one pass over every seed for the failing stage);
+ *   decideReadingCounts (scheduler-counts.ts: one pass over the strategy's pool and the counts of
+ *   its fitting seeds, from usage.ts countsOf: the instance's copy, brought up to date from the
+ *   change log in one script run; when none has room one pass over every seed for the failing
+ *   stage);
  *   reserve; sync the bound shoot.
  * - function-before: the function as it was before (commit 298b53b): the Seeds listed per
  *   instance at most every seedCacheTtl (2 s) and reused meanwhile (cachedSeeds), every count read
@@ -162,7 +164,8 @@ export async function functionWay(w: World, url: string, db: number): Promise<Fu
   const split: Record<string, number> = {};
   return {
     id: 'function',
-    label: 'the function: Seed cache in Redis (metadata lists), counts of the candidates (HMGET)',
+    label:
+      'the function: Seed cache in Redis (metadata lists), counts of the candidates (a copy kept by the change log)',
     split,
     setupMs: { usage: usageMs, seeds: seedsMs },
     seedLists: () => ({ ...counter }),
@@ -180,7 +183,7 @@ export async function functionWay(w: World, url: string, db: number): Promise<Fu
           return counts;
         },
       );
-      split.HMGET = (split.HMGET ?? 0) + countsMs;
+      split.counts = (split.counts ?? 0) + countsMs;
       split.decide = (split.decide ?? 0) + performance.now() - t1 - countsMs;
       return bindAfter(split, store, shoot, decision);
     },
