@@ -250,22 +250,28 @@ class RedisSeedCache implements SeedCache {
 
   /**
    * The Seeds' metadata, then a read of each Seed whose resourceVersion the cache lacks;
-   * undefined (a full list is due) when more than MAX_READS are.
+   * undefined (a full list is due) when more than MAX_READS are. Only the seeds whose version
+   * differs from the instance's copy are asked about: the copy is the cache as of the catch-up
+   * before the list, and under the list lock nobody else writes the cache (a copy that lags only
+   * asks about more).
    */
   private async listChanged(): Promise<Listed | undefined> {
     const names: string[] = [];
     const versions: string[] = [];
+    const known = this.copy.seeds;
     await forEachPage(
       (page) => this.deps.client.listMetadata(GVK.Seed, undefined, page),
       (items) => {
         for (const m of items) {
-          names.push(m.metadata.name ?? '');
-          versions.push(m.metadata.name ?? '', m.metadata.resourceVersion ?? '');
+          const name = m.metadata.name ?? '';
+          const version = m.metadata.resourceVersion ?? '';
+          names.push(name);
+          if (known.get(name)?.metadata?.resourceVersion !== version) versions.push(name, version);
         }
       },
     );
-    // one round trip for every seed's version
-    const changed = (await this.run(STALE, versions)).slice(1);
+    // one round trip for the seeds the copy does not have at the listed version
+    const changed = versions.length === 0 ? [] : (await this.run(STALE, versions)).slice(1);
     if (changed.length > MAX_READS) return undefined;
     for (const name of changed) await this.readSeed(name);
     return { names, written: changed.length, full: false };

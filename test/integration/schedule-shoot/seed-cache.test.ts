@@ -172,6 +172,31 @@ it('a list older than seedCacheTtl is taken again: changes, deletions and new se
   expect([lists, metadataLists, reads]).toEqual([1, 1, 2]);
 });
 
+it("a list that finds every seed at the version of the instance's copy asks Redis about none of them; a lagging copy asks about the ones it lags on", async () => {
+  for (const n of ['a', 'b', 'c']) await createSeed(n);
+  const one = cache('one');
+  const two = cache('two');
+  await view(one);
+  await view(two);
+  await rc.config('RESETSTAT');
+  clock += TTL;
+  expect(await view(one)).toEqual(['a:r1', 'b:r1', 'c:r1']);
+  expect([lists, metadataLists, reads]).toEqual([1, 1, 0]);
+  // catch-up, init, prune, the lock's release, catch-up: no STALE with the listed versions
+  const evalshaCalls = async (): Promise<number> =>
+    Number(/cmdstat_evalsha:calls=(\d+)/.exec(await rc.info('commandstats'))?.[1] ?? 0);
+  const quiet = await evalshaCalls();
+  expect(quiet).toBe(5);
+  // b changed: instance two's copy lags on b (and one's list sees it): asked, read, seen by both
+  await setRegion('b', 'r2');
+  await rc.config('RESETSTAT');
+  clock += TTL;
+  expect(await view(two)).toEqual(['a:r1', 'b:r2', 'c:r1']);
+  expect([lists, metadataLists, reads]).toEqual([1, 2, 1]);
+  expect(await evalshaCalls()).toBe(quiet + 2); // and STALE (b), PUT (b's read)
+  expect(await view(one)).toEqual(['a:r1', 'b:r2', 'c:r1']);
+});
+
 it('more changed seeds than MAX_READS: a full list instead of reads one by one', async () => {
   await createSeed('a');
   const one = cache('one');
