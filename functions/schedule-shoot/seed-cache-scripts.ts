@@ -28,12 +28,15 @@ end
 `;
 
 /**
- * Which of the listed seeds are newer than the cache's copy. ARGV: name, resourceVersion, … .
- * Answers `ok` and the names whose copy is missing or older.
+ * Which of the listed seeds are newer than the cache's copy. ARGV: how many seeds the cache should
+ * hold ('' for no check), then name, resourceVersion, … . Answers `short` when the cache holds
+ * another number of seeds (the caller asks again about every listed seed), else `ok` and the
+ * names whose copy is missing or older.
  */
 export const STALE = `${PRELUDE}
+if ARGV[1] ~= '' and redis.call('HLEN', KEYS[3]) ~= tonumber(ARGV[1]) then return {'short'} end
 local out = {'ok'}
-for i = 1, #ARGV, 2 do
+for i = 2, #ARGV, 2 do
   if newer(ARGV[i + 1], redis.call('HGET', KEYS[3], ARGV[i])) then table.insert(out, ARGV[i]) end
 end
 return out
@@ -108,13 +111,15 @@ return {redis.call('HGET', KEYS[1], 'epoch'), redis.call('HGET', KEYS[1], 'gen')
 
 /**
  * What changed since an instance's copy. ARGV: its epoch, its gen. Answers `reload`, epoch, gen,
- * listedAt and every seed name and JSON when the epoch differs (the cache started again), else
+ * listedAt and every seed name and JSON when the epoch differs (the cache started again) or the
+ * copy's gen is ahead of the cache's, else
  * `ok`, gen, listedAt and each seed changed after that gen with its JSON ('' when it is gone).
  */
 export const SINCE = `${PRELUDE}
 local gen = redis.call('HGET', KEYS[1], 'gen')
 local at = redis.call('HGET', KEYS[1], 'listedAt') or ''
-if epoch ~= ARGV[1] then
+-- a copy ahead of the cache (Redis restored from an older snapshot) starts over too
+if epoch ~= ARGV[1] or tonumber(ARGV[2]) > tonumber(gen) then
   local out = {'reload', epoch, gen, at}
   for _, v in ipairs(redis.call('HGETALL', KEYS[2])) do table.insert(out, v) end
   return out

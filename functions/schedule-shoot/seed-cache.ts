@@ -253,11 +253,13 @@ class RedisSeedCache implements SeedCache {
    * undefined (a full list is due) when more than MAX_READS are. Only the seeds whose version
    * differs from the instance's copy are asked about: the copy is the cache as of the catch-up
    * before the list, and under the list lock nobody else writes the cache (a copy that lags only
-   * asks about more).
+   * asks about more); when the cache holds another number of seeds than listed (a key lost) every
+   * listed seed is asked about.
    */
   private async listChanged(): Promise<Listed | undefined> {
     const names: string[] = [];
-    const versions: string[] = [];
+    const all: string[] = [];
+    const differing: string[] = [];
     const known = this.copy.seeds;
     await forEachPage(
       (page) => this.deps.client.listMetadata(GVK.Seed, undefined, page),
@@ -266,12 +268,16 @@ class RedisSeedCache implements SeedCache {
           const name = m.metadata.name ?? '';
           const version = m.metadata.resourceVersion ?? '';
           names.push(name);
-          if (known.get(name)?.metadata?.resourceVersion !== version) versions.push(name, version);
+          all.push(name, version);
+          if (known.get(name)?.metadata?.resourceVersion !== version) differing.push(name, version);
         }
       },
     );
-    // one round trip for the seeds the copy does not have at the listed version
-    const changed = versions.length === 0 ? [] : (await this.run(STALE, versions)).slice(1);
+    // one round trip for the seeds the copy does not have at the listed version; every seed when
+    // the cache does not hold as many seeds as listed (keys lost: the copy is no evidence then)
+    let reply = await this.run(STALE, [names.length, ...differing]);
+    if (reply[0] === 'short') reply = await this.run(STALE, ['', ...all]);
+    const changed = reply.slice(1);
     if (changed.length > MAX_READS) return undefined;
     for (const name of changed) await this.readSeed(name);
     return { names, written: changed.length, full: false };
@@ -280,7 +286,7 @@ class RedisSeedCache implements SeedCache {
   /** Writes the seeds of a page whose resourceVersion the cache does not have; how many. */
   private async putNewer(items: readonly Seed[]): Promise<number> {
     const versions = items.flatMap((s) => [nameOf(s), s.metadata?.resourceVersion ?? '']);
-    const [, ...stale] = await this.run(STALE, versions);
+    const [, ...stale] = await this.run(STALE, ['', ...versions]);
     if (stale.length === 0) return 0;
     const wanted = new Set(stale);
     const args = items

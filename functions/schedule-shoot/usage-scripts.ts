@@ -7,9 +7,11 @@
  * nothing and answers `miss`, and the caller rebuilds both hashes from the API once.
  *
  * The records hash also holds `.epoch` (set by each rebuild) and `.gen` (changes logged since that
- * rebuild): an instance's copy of some counts (./usage.ts countsOf) is brought up to date from the
- * log's tail (COUNTS_SINCE), and starts over when the epoch differs or the log no longer reaches
- * back to its gen. Fields that start with a dot are never shoot keys.
+ * rebuild); a log entry is `<token> <seed>`, the token `<server time>:<gen>` unique to the entry.
+ * An instance's copy of some counts (./usage.ts countsOf) is brought up to date from the log's
+ * tail (COUNTS_SINCE), and starts over when the epoch differs, the log no longer reaches back to
+ * its gen, or the entry it saw last is not where it was (Redis restored from an older snapshot, a
+ * failover to a replica that lagged). Fields that start with a dot are never shoot keys.
  *
  * A record is `{s: [seeds the shoot counts on], r: reserved seed, t: reserved at (ms), v: resourceVersion}`.
  * The shoot counts once on every seed of `s` ∪ {`r`}: `s` is usageSeeds of the shoot as last read
@@ -27,9 +29,10 @@ if redis.call('HEXISTS', KEYS[1], MARK) == 0 or redis.call('HEXISTS', KEYS[2], M
   return {'miss'}
 end
 local function logged(seed)
-  redis.call('RPUSH', KEYS[3], seed)
+  local gen = redis.call('HINCRBY', KEYS[2], '.gen', 1)
+  local t = redis.call('TIME')
+  redis.call('RPUSH', KEYS[3], t[1] .. '.' .. t[2] .. ':' .. gen .. ' ' .. seed)
   redis.call('LTRIM', KEYS[3], -${CHANGE_LOG_LENGTH}, -1)
-  redis.call('HINCRBY', KEYS[2], '.gen', 1)
 end
 local function decode(raw)
   if not raw then return {s = {}} end
@@ -130,37 +133,48 @@ return {'ok'}
 `;
 
 /**
- * The counts an instance's copy lacks. ARGV: the copy's epoch and gen, then the seeds it has no
- * count of. `{'reset', epoch, gen}` when the copy cannot be brought up to date (another rebuild, or
- * the log no longer reaches back to its gen): the caller starts an empty copy at that epoch and gen
- * and asks again. Else `{'ok', epoch, gen, n, <n pairs of seed and count changed since the copy's
- * gen>, <the count of each seed asked for>}` (a seed without shoots counts 0).
+ * The counts an instance's copy lacks. ARGV: the copy's epoch, gen and token (of the last entry it
+ * saw, '' for none), then the seeds it has no count of. `{'reset', epoch, gen, token}` when the
+ * copy cannot be brought up to date (another rebuild, the log no longer reaching back to its gen,
+ * its last entry not where it was): the caller starts an empty copy there and asks again. Else
+ * `{'ok', epoch, gen, token, n, <n pairs of seed and count changed since the copy's gen>, <the
+ * count of each seed asked for>}` (a seed without shoots counts 0). `miss` also when the store has
+ * no epoch (built by an earlier version): the caller rebuilds it.
  */
 export const COUNTS_SINCE = `
 if redis.call('HEXISTS', KEYS[1], '.built') == 0 or redis.call('HEXISTS', KEYS[2], '.built') == 0 then
   return {'miss'}
 end
-local epoch = redis.call('HGET', KEYS[2], '.epoch') or ''
+local epoch = redis.call('HGET', KEYS[2], '.epoch')
+if not epoch then return {'miss'} end
 local gen = tonumber(redis.call('HGET', KEYS[2], '.gen') or '0')
-local since = tonumber(ARGV[2])
-if epoch ~= ARGV[1] or not since or since > gen or gen - since > redis.call('LLEN', KEYS[3]) then
-  return {'reset', epoch, tostring(gen)}
+local len = redis.call('LLEN', KEYS[3])
+local function token(entry) return string.sub(entry, 1, (string.find(entry, ' ', 1, true) or 1) - 1) end
+local last = ''
+if len > 0 then last = token(redis.call('LINDEX', KEYS[3], -1)) end
+local since, seen = tonumber(ARGV[2]), ARGV[3]
+local ok = epoch == ARGV[1] and since ~= nil and since <= gen and gen - since <= len
+if ok and seen ~= '' then
+  -- the entry with the copy's gen must still be the one it saw
+  ok = gen - since < len and token(redis.call('LINDEX', KEYS[3], since - gen - 1)) == seen
 end
-local out = {'ok', epoch, tostring(gen), 0}
+if not ok then return {'reset', epoch, tostring(gen), last} end
+local out = {'ok', epoch, tostring(gen), last, 0}
 local n = 0
 if gen > since then
-  local seen = {}
-  for _, seed in ipairs(redis.call('LRANGE', KEYS[3], since - gen, -1)) do
-    if not seen[seed] then
-      seen[seed] = true
+  local changed = {}
+  for _, entry in ipairs(redis.call('LRANGE', KEYS[3], since - gen, -1)) do
+    local seed = string.sub(entry, #token(entry) + 2)
+    if not changed[seed] then
+      changed[seed] = true
       n = n + 1
       table.insert(out, seed)
       table.insert(out, redis.call('HGET', KEYS[1], seed) or '0')
     end
   end
 end
-out[4] = tostring(n)
-for i = 3, #ARGV do table.insert(out, redis.call('HGET', KEYS[1], ARGV[i]) or '0') end
+out[5] = tostring(n)
+for i = 4, #ARGV do table.insert(out, redis.call('HGET', KEYS[1], ARGV[i]) or '0') end
 return out
 `;
 

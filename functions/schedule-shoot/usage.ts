@@ -42,6 +42,8 @@ const USAGE_KEYS = [COUNTS_KEY, RECORDS_KEY, CHANGES_KEY] as const;
 export const REBUILD_LOCK_KEY = KEYS.key('{usage}', 'rebuild');
 /** The field both hashes carry once built (no seed or shoot key starts with a dot). */
 export const BUILT_MARK = '.built';
+/** The records hash's field with the epoch of the last rebuild (./usage-scripts.ts). */
+export const EPOCH_FIELD = '.epoch';
 
 const LIST_PAGE = 500;
 const WAIT_STEP_MS = 100;
@@ -101,10 +103,15 @@ function replyStrings(reply: unknown): string[] {
 }
 
 async function isBuilt(redis: Redis): Promise<boolean> {
-  const [counts, records] = await guardRedis(redis, () =>
-    Promise.all([redis.hexists(COUNTS_KEY, BUILT_MARK), redis.hexists(RECORDS_KEY, BUILT_MARK)]),
+  const [counts, records, epoch] = await guardRedis(redis, () =>
+    Promise.all([
+      redis.hexists(COUNTS_KEY, BUILT_MARK),
+      redis.hexists(RECORDS_KEY, BUILT_MARK),
+      redis.hexists(RECORDS_KEY, EPOCH_FIELD),
+    ]),
   );
-  return counts === 1 && records === 1;
+  // a store without an epoch was built by an earlier version (no change log): rebuilt once
+  return counts === 1 && records === 1 && epoch === 1;
 }
 
 /** Every Shoot, page by page, as the rebuild script takes them. */
@@ -125,16 +132,22 @@ async function listShoots(client: KubeClient): Promise<Record<string, ListedShoo
   return out;
 }
 
-/** An instance's copy of the counts it has read, as of the change log's `gen` in `epoch`. */
+/** An instance's copy of the counts it has read, as of the change log's `gen` (entry `token`) in `epoch`. */
 interface CountsCopy {
   epoch: string;
   gen: number;
+  token: string;
   counts: Map<string, number>;
+  /** When its counts were last all read (ms). */
+  at: number;
 }
+
+/** How long a copy's counts are trusted before every seed is read again. */
+export const COPY_TTL_MS = 30_000;
 
 class RedisUsageStore implements UsageStore {
   private readonly sleep: (ms: number) => Promise<void>;
-  private copy: CountsCopy = { epoch: '', gen: 0, counts: new Map() };
+  private copy: CountsCopy = { epoch: '', gen: 0, token: '', counts: new Map(), at: 0 };
   private countsQueue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -205,17 +218,21 @@ class RedisUsageStore implements UsageStore {
   }
 
   private async readCounts(seeds: readonly string[]): Promise<Record<string, number>> {
+    const now = this.deps.now();
+    // an old copy reads every seed again: whatever it may have missed, it holds for COPY_TTL_MS at most
+    if (now - this.copy.at >= COPY_TTL_MS) this.copy = { ...this.copy, counts: new Map(), at: now };
     for (let i = 0; i < 3; i++) {
       const copy = this.copy;
       const unknown = seeds.filter((seed) => !copy.counts.has(seed));
-      const reply = await this.run(COUNTS_SINCE, [copy.epoch, copy.gen, ...unknown]);
+      const reply = await this.run(COUNTS_SINCE, [copy.epoch, copy.gen, copy.token, ...unknown]);
       if (reply[0] === 'reset') {
-        this.copy = { epoch: reply[1], gen: Number(reply[2]), counts: new Map() };
+        this.copy = { epoch: reply[1], gen: Number(reply[2]), token: reply[3], counts: new Map(), at: now };
         continue;
       }
       copy.gen = Number(reply[2]);
-      const changed = Number(reply[3]);
-      let at = 4;
+      copy.token = reply[3];
+      const changed = Number(reply[4]);
+      let at = 5;
       for (const end = at + 2 * changed; at < end; at += 2) copy.counts.set(reply[at], Number(reply[at + 1]));
       for (const seed of unknown) copy.counts.set(seed, Number(reply[at++]));
       const out: Record<string, number> = {};

@@ -1,7 +1,11 @@
 /**
  * The SyncObject cleanup routine (run periodically by a cron function): lists SyncObjects, reads
  * the metadata of each one's `spec.kind`/`spec.name` in its namespace, and deletes those whose
- * object is gone or was recreated (see decideCleanup). A delete carries uid and resourceVersion
+ * object is gone or was recreated (see decideCleanup). Upstream reads from an informer cache; a
+ * function has none, so where a page holds `listAt` or more SyncObjects of one kind in one
+ * namespace, that kind's metadata is read with one (paged) list there instead of a read per
+ * SyncObject: the same observation, since a locked object exists before its SyncObject and the
+ * list begins after the SyncObjects' page (a list that fails falls back to the reads). A delete carries uid and resourceVersion
  * preconditions, so a SyncObject changed in between (locked again) is left for the next run. With
  * a liveness, a kept one still locked by a gone owner is unlocked (optimistically, by its
  * resourceVersion).
@@ -11,6 +15,8 @@ import { GVK, gvkForKind } from '../api/gvk.js';
 import type { SyncObject } from '../api/landscaper.js';
 import type { KubeClient } from '../kube/client.js';
 import { isConflict, isNotFound } from '../kube/errors.js';
+import { forEachPage } from '../kube/io.js';
+import type { PartialObjectMetadata } from '@landscape/apimachinery';
 import type { Logger } from '../log/index.js';
 import type { CleanupDecision, CleanupObservation } from './cleanup-decide.js';
 import { cleanupPrecheck, decideCleanup, lockedLongerThan, UNLOCK_GRACE_MS } from './cleanup-decide.js';
@@ -18,7 +24,7 @@ import { withOwner } from './decide.js';
 import type { Liveness } from './liveness.js';
 
 /** What the cleanup needs of a KubeClient. */
-export type CleanupClient = Pick<KubeClient, 'list' | 'getMetadata' | 'delete' | 'replace'>;
+export type CleanupClient = Pick<KubeClient, 'list' | 'getMetadata' | 'listMetadata' | 'delete' | 'replace'>;
 
 export interface CleanupOptions {
   /** Only this namespace; default all namespaces. */
@@ -30,6 +36,8 @@ export interface CleanupOptions {
   pageSize?: number;
   /** Objects looked at in parallel; default 8. */
   concurrency?: number;
+  /** SyncObjects of one kind in one namespace on a page from which that kind's metadata is listed; default 16. */
+  listAt?: number;
   /**
    * How lock owners are known to be alive (the deployers' Pods); when given, a kept SyncObject
    * locked for longer than `unlockGraceMs` by an owner that is gone is unlocked. Default none.
@@ -57,10 +65,52 @@ type Outcome = keyof CleanupCounts;
 
 const DEFAULT_PAGE_SIZE = 500;
 const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_LIST_AT = 16;
 
-async function observe(client: CleanupClient, so: SyncObject): Promise<CleanupObservation> {
+/** The metadata listed per `<namespace>\0<kind>`, by name. */
+type Listed = Map<string, Map<string, PartialObjectMetadata>>;
+
+function groupKey(so: SyncObject): string | undefined {
+  const gvk = gvkForKind(so.spec?.kind ?? '');
+  if (!gvk) return undefined;
+  return `${gvk.namespaced ? (so.metadata?.namespace ?? '') : ''}\0${so.spec.kind}`;
+}
+
+/** One metadata list per kind and namespace that `listAt` or more of the page's SyncObjects lock. */
+async function listGroups(client: CleanupClient, page: SyncObject[], opts: CleanupOptions): Promise<Listed> {
+  const sizes = new Map<string, number>();
+  for (const so of page) {
+    const key = groupKey(so);
+    if (key !== undefined) sizes.set(key, (sizes.get(key) ?? 0) + 1);
+  }
+  const listed: Listed = new Map();
+  for (const [key, size] of sizes) {
+    if (size < (opts.listAt ?? DEFAULT_LIST_AT)) continue;
+    const [namespace, kind] = key.split('\0');
+    const gvk = gvkForKind(kind)!;
+    const byName = new Map<string, PartialObjectMetadata>();
+    try {
+      await forEachPage(
+        (p) => client.listMetadata(gvk, gvk.namespaced ? namespace : undefined, p),
+        (items) => items.forEach((m) => byName.set(m.metadata?.name ?? '', m)),
+      );
+      listed.set(key, byName);
+    } catch (err) {
+      opts.log.debug('listing for the cleanup failed; reading one by one', {
+        kind,
+        namespace,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+  return listed;
+}
+
+async function observe(client: CleanupClient, so: SyncObject, listed: Listed): Promise<CleanupObservation> {
   const gvk = gvkForKind(so.spec.kind);
   if (!gvk) return 'UnknownKind';
+  const byName = listed.get(groupKey(so) ?? '');
+  if (byName) return byName.get(so.spec.name) ?? 'NotFound';
   try {
     return await client.getMetadata(gvk, gvk.namespaced ? so.metadata?.namespace : undefined, so.spec.name);
   } catch (err) {
@@ -133,10 +183,15 @@ async function unlockIfOwnerGone(
   return 'unlocked';
 }
 
-async function cleanupOne(client: CleanupClient, so: SyncObject, opts: CleanupOptions): Promise<Outcome> {
+async function cleanupOne(
+  client: CleanupClient,
+  so: SyncObject,
+  opts: CleanupOptions,
+  listed: Listed,
+): Promise<Outcome> {
   const log = opts.log;
   try {
-    const decision = cleanupPrecheck(so) ?? decideCleanup(so, await observe(client, so));
+    const decision = cleanupPrecheck(so) ?? decideCleanup(so, await observe(client, so, listed));
     const outcome = await apply(client, so, decision, log);
     return outcome === 'kept' && decision.action === 'keep'
       ? await unlockIfOwnerGone(client, so, opts)
@@ -164,7 +219,8 @@ export async function cleanupSyncObjects(
       continue: cont,
     });
     const mine = page.items.filter((so) => opts.prefix === undefined || so.spec?.prefix === opts.prefix);
-    const outcomes = await Promise.all(mine.map((so) => limit(() => cleanupOne(client, so, opts))));
+    const listed = await listGroups(client, mine, opts);
+    const outcomes = await Promise.all(mine.map((so) => limit(() => cleanupOne(client, so, opts, listed))));
     for (const o of outcomes) counts[o] += 1;
     counts.checked += mine.length;
     cont = page.metadata?.continue || undefined;

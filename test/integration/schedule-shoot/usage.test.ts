@@ -169,6 +169,7 @@ it('a rebuild keeps the live reservations of shoots the list shows unbound', asy
 
 /** The counts hash itself (no marker), for the seeds asked, 0 when absent. */
 async function hashCounts(seeds: readonly string[]): Promise<Record<string, number>> {
+  if (seeds.length === 0) return {};
   const values = await rc.hmget(COUNTS_KEY, ...seeds);
   return Object.fromEntries(seeds.map((seed, i) => [seed, Number(values[i] ?? 0)]));
 }
@@ -179,16 +180,23 @@ it("countsOf: an instance's copy equals the counts hash after another instance's
   await x.counts(); // built
   let n = 0;
   let rand = 7;
+  // mulberry32: every operation and both instances occur (asserted below)
   const next = (k: number): number => {
-    rand = (rand * 1103515245 + 12345) % 2 ** 31;
-    return rand % k;
+    rand = (rand + 0x6d2b79f5) | 0;
+    let t = Math.imul(rand ^ (rand >>> 15), 1 | rand);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * k);
   };
+  const seenOps = new Set<string>();
   for (let step = 0; step < 60; step++) {
-    const by = next(2) === 0 ? x : y;
+    const who = next(2);
+    const by = who === 0 ? x : y;
     const seed = seeds[next(seeds.length)];
     const op = next(4);
+    seenOps.add(`${who}:${op}`);
     if (op === 0) await by.reserve(`p/r${n++}`, seed, 10);
-    else if (op === 1) await by.sync(shoot(`b${next(8)}`, step + 10, seed));
+    else if (op === 1)
+      await by.sync(shoot(`b${next(8)}`, step + 10, seed)); // a move when b<i> was elsewhere
     else if (op === 2) await by.forget(`p/b${next(8)}`);
     // a subset, then every seed: a seed the copy has read is brought up to date from the log
     const asked = seeds.filter(() => next(2) === 0);
@@ -197,6 +205,83 @@ it("countsOf: an instance's copy equals the counts hash after another instance's
   }
   expect(await x.countsOf(seeds)).toEqual(await hashCounts(seeds));
   expect(Object.values(await hashCounts(seeds)).some((c) => c > 0)).toBe(true);
+  expect(seenOps.size).toBe(8);
+});
+
+it('countsOf: a shoot moved by another instance moves its count in the copy', async () => {
+  const [x, y] = [store('x'), store('y')];
+  await x.sync(shoot('a', 1, 's1'));
+  expect(await x.countsOf(['s1', 's2'])).toEqual({ s1: 1, s2: 0 });
+  await y.sync(shoot('a', 2, 's2'));
+  expect(await x.countsOf(['s1', 's2'])).toEqual({ s1: 0, s2: 1 });
+});
+
+it('countsOf: concurrent reads of one instance while another writes end equal to the hash', async () => {
+  const [x, y] = [store('x'), store('y')];
+  await x.sync(shoot('a', 1, 's1'));
+  const all = ['s0', 's1', 's2', 's3'];
+  const reads: Promise<Record<string, number>>[] = [];
+  const writes: Promise<unknown>[] = [];
+  for (let i = 0; i < 20; i++) {
+    reads.push(x.countsOf(['s1', 's2', `s${i % 4}`]));
+    writes.push(y.sync(shoot(`e${i}`, 20 + i, `s${i % 3}`)));
+  }
+  await Promise.all([...reads, ...writes]);
+  expect(await x.countsOf(all)).toEqual(await hashCounts(all));
+});
+
+it('countsOf: a store rebuilt whose log grows past the copy before it reads again starts the copy over', async () => {
+  const [x, y] = [store('x'), store('y')];
+  await x.sync(shoot('a', 1, 's1'));
+  expect(await x.countsOf(['s1'])).toEqual({ s1: 1 });
+  listed = [shoot('a', 1, 's1'), shoot('z', 2, 's1')];
+  await rc.del(COUNTS_KEY);
+  for (let i = 0; i < 3; i++) await y.sync(shoot(`d${i}`, 10 + i, 's3'));
+  expect(await x.countsOf(['s1', 's3'])).toEqual({ s1: 2, s3: 3 });
+});
+
+it('countsOf: Redis restored from an older snapshot (same epoch, the log rolled back and grown again) starts the copy over', async () => {
+  const [x, y] = [store('x'), store('y')];
+  await x.sync(shoot('a', 1, 's1'));
+  expect(await x.countsOf(['s1', 's2'])).toEqual({ s1: 1, s2: 0 });
+  const snap = {
+    counts: await rc.hgetall(COUNTS_KEY),
+    records: await rc.hgetall(RECORDS_KEY),
+    log: await rc.lrange(CHANGES_KEY, 0, -1),
+  };
+  await y.sync(shoot('b', 2, 's1'));
+  expect(await x.countsOf(['s1'])).toEqual({ s1: 2 });
+  await rc.del(COUNTS_KEY, RECORDS_KEY, CHANGES_KEY);
+  await rc.hset(COUNTS_KEY, snap.counts);
+  await rc.hset(RECORDS_KEY, snap.records);
+  await rc.rpush(CHANGES_KEY, ...snap.log);
+  await y.sync(shoot('c', 3, 's2'));
+  await y.sync(shoot('d', 4, 's2'));
+  expect(await x.countsOf(['s1', 's2'])).toEqual({ s1: 1, s2: 2 });
+});
+
+it('a store built by an earlier version (no epoch) is rebuilt once before a copy is kept', async () => {
+  const x = store('x');
+  await x.sync(shoot('a', 1, 's1'));
+  await rc.hdel(RECORDS_KEY, '.epoch', '.gen');
+  await rc.del(CHANGES_KEY);
+  listed = [shoot('a', 1, 's1'), shoot('b', 2, 's2')];
+  expect(await x.countsOf(['s1', 's2'])).toEqual({ s1: 1, s2: 1 });
+  expect(lists).toBe(2);
+  expect(await rc.hexists(RECORDS_KEY, '.epoch')).toBe(1);
+});
+
+it('countsOf: a copy whose last entry was trimmed from the log starts over', async () => {
+  const [x, y] = [store('x'), store('y')];
+  await x.sync(shoot('a', 1, 's1'));
+  expect(await x.countsOf(['s1'])).toEqual({ s1: 1 });
+  await rc.hset(COUNTS_KEY, 's1', 9); // behind the back: only a copy started over reads it
+  for (let i = 0; i < 3; i++) await y.sync(shoot(`t${i}`, 10 + i, 's2'));
+  await rc.ltrim(CHANGES_KEY, -4, -1); // the copy's last entry and those after it are still there
+  expect(await x.countsOf(['s1'])).toEqual({ s1: 1 });
+  await y.sync(shoot('t9', 20, 's2'));
+  await rc.ltrim(CHANGES_KEY, -1, -1); // now the copy's last entry is gone
+  expect(await x.countsOf(['s1', 's2'])).toEqual({ s1: 9, s2: 4 });
 });
 
 it('countsOf: a seed the copy has read is not read again unless the log names it; a rebuild or a log that no longer reaches back starts the copy over', async () => {
@@ -228,5 +313,10 @@ it('the change log keeps the last CHANGE_LOG_LENGTH changes', async () => {
   await rc.rpush(CHANGES_KEY, ...Array.from({ length: CHANGE_LOG_LENGTH }, () => 'old'));
   for (const [i, seed] of seeds.entries()) await x.sync(shoot(`a${i}`, 1, seed));
   expect(await rc.llen(CHANGES_KEY)).toBe(CHANGE_LOG_LENGTH);
-  expect(await rc.lrange(CHANGES_KEY, -30, -1)).toEqual(seeds);
+  const tail = await rc.lrange(CHANGES_KEY, -30, -1);
+  // `<server time>:<gen> <seed>`, gens counting up from the rebuild
+  expect(tail.map((entry) => entry.split(' ')[1])).toEqual(seeds);
+  expect(tail.map((entry) => Number(/^\d+\.\d+:(\d+) /.exec(entry)?.[1]))).toEqual(
+    seeds.map((_, i) => i + 1),
+  );
 });
