@@ -1,7 +1,7 @@
 /**
- * The decision reading the counts of the seeds it needs only (the function: an HMGET of those
- * seeds' counts in Redis), the same decision as ./scheduler.ts decideSchedule with every count
- * (table-tested against it on random worlds):
+ * The decision reading the counts of the seeds it needs only (the function: ./usage.ts countsOf,
+ * the instance's copy of the counts in Redis, kept by the change log), the same decision as
+ * ./scheduler.ts decideSchedule with every count (table-tested against it on random worlds):
  *
  * 1. the fast path (./scheduler-fast.ts): a seed of the strategy's pool that fits and has room;
  * 2. else, when the fast path applies (no scoring, SameRegion or a testing shoot, selectors that
