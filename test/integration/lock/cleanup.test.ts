@@ -55,6 +55,18 @@ async function exists(namespace: string, name: string): Promise<boolean> {
   }
 }
 
+/** The test's client for the cleanup, with some of its calls replaced. */
+function cleanupClient(overrides: Partial<CleanupClient>): CleanupClient {
+  return {
+    list: (gvk, namespace, options) => client.list(gvk, namespace, options),
+    listMetadata: (gvk, namespace, options) => client.listMetadata(gvk, namespace, options),
+    getMetadata: (gvk, namespace, name) => client.getMetadata(gvk, namespace, name),
+    delete: (gvk, ref, options) => client.delete(gvk, ref, options),
+    replace: (gvk, object, options) => client.replace(gvk, object, options),
+    ...overrides,
+  };
+}
+
 describe('cleanupSyncObjects', () => {
   const NS = 'cleanup-a';
 
@@ -120,8 +132,7 @@ describe('cleanupSyncObjects', () => {
     await client.delete(GVK.ConfigMap, { namespace: ns, name: 'recreated' });
     await configMapTarget(client, ns, 'recreated');
     const calls: string[] = [];
-    const counting: CleanupClient = {
-      list: (gvk, namespace, options) => client.list(gvk, namespace, options),
+    const counting = cleanupClient({
       listMetadata: (gvk, namespace, options) => {
         calls.push(`list ${gvk.kind} ${namespace}`);
         return client.listMetadata(gvk, namespace, options);
@@ -130,9 +141,7 @@ describe('cleanupSyncObjects', () => {
         calls.push(`get ${gvk.kind} ${name}`);
         return client.getMetadata(gvk, namespace, name);
       },
-      delete: (gvk, ref, options) => client.delete(gvk, ref, options),
-      replace: (gvk, obj) => client.replace(gvk, obj),
-    };
+    });
     const { log } = recordingLogger('cleanup');
     expect(await cleanupSyncObjects(counting, { namespace: ns, log, listAt: 3 })).toEqual({
       checked: 4,
@@ -154,16 +163,13 @@ describe('cleanupSyncObjects', () => {
     for (const t of [a, b]) await locker().acquire(t);
     await client.delete(GVK.ConfigMap, { namespace: ns, name: 'b' });
     let reads = 0;
-    const failingList: CleanupClient = {
-      list: (gvk, namespace, options) => client.list(gvk, namespace, options),
+    const failingList = cleanupClient({
       listMetadata: () => Promise.reject(new Error('list refused')),
       getMetadata: (gvk, namespace, name) => {
         reads++;
         return client.getMetadata(gvk, namespace, name);
       },
-      delete: (gvk, ref, options) => client.delete(gvk, ref, options),
-      replace: (gvk, obj) => client.replace(gvk, obj),
-    };
+    });
     const { log } = recordingLogger('cleanup');
     expect(await cleanupSyncObjects(failingList, { namespace: ns, log, listAt: 2 })).toMatchObject({
       deleted: 1,
@@ -228,16 +234,12 @@ describe('cleanupSyncObjects', () => {
     await locker().acquire(t);
     await client.delete(GVK.ConfigMap, { namespace: ns, name: 'raced' });
     // Someone writes the SyncObject after the cleanup listed it (a late unlock, here).
-    const racing: CleanupClient = {
-      list: (gvk, namespace, options) => client.list(gvk, namespace, options),
-      listMetadata: (gvk, namespace, options) => client.listMetadata(gvk, namespace, options),
+    const racing = cleanupClient({
       getMetadata: async (gvk, namespace, name) => {
         await locker().release(t);
         return client.getMetadata(gvk, namespace, name);
       },
-      delete: (gvk, ref, options) => client.delete(gvk, ref, options),
-      replace: (gvk, object, options) => client.replace(gvk, object, options),
-    };
+    });
     const { log } = recordingLogger('cleanup');
     expect(await cleanupSyncObjects(racing, { namespace: ns, log })).toMatchObject({ deleted: 0, kept: 1 });
     expect((await readSyncObject(client, ns, `mock-${t.uid}`)).spec.podName).toBe('');
@@ -284,14 +286,10 @@ describe('cleanupSyncObjects', () => {
     const b = await configMapTarget(client, ns, 'fine');
     await locker().acquire(a);
     await locker().acquire(b);
-    const failing: CleanupClient = {
-      list: (gvk, namespace, options) => client.list(gvk, namespace, options),
-      listMetadata: (gvk, namespace, options) => client.listMetadata(gvk, namespace, options),
+    const failing = cleanupClient({
       getMetadata: (gvk, namespace, name) =>
         name === 'fails' ? Promise.reject(new Error('boom')) : client.getMetadata(gvk, namespace, name),
-      delete: (gvk, ref, options) => client.delete(gvk, ref, options),
-      replace: (gvk, object, options) => client.replace(gvk, object, options),
-    };
+    });
     const { log, lines } = recordingLogger('cleanup');
     expect(await cleanupSyncObjects(failing, { namespace: ns, log })).toEqual({
       checked: 2,
