@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { GroupVersionKind } from '../api/gvk.js';
 import type { ObjectList } from '@landscape/apimachinery';
@@ -136,6 +138,49 @@ describe('fetchActivatorStatus', () => {
     expect(await activatorSource('http://127.0.0.1:9', { fetch }).collect()).toEqual([
       { resource: 'n/f', currentReplicas: 0, desiredReplicas: 1 },
     ]);
+  });
+});
+
+describe('fetchActivatorStatus over node:http (the default, no global fetch)', () => {
+  let server: Server;
+  let base: string;
+  const answers: { status: number; body: string; hang?: boolean }[] = [];
+  const paths: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      const a = answers.shift() ?? { status: 404, body: '' };
+      if (a.hang) return; // never answers
+      res.writeHead(a.status, { 'content-type': 'application/json' }).end(a.body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('GETs <base>/status and parses the rows', async () => {
+    answers.push({
+      status: 200,
+      body: JSON.stringify([{ name: 'f', namespace: 'n', replicas: 2, desired: 1 }]),
+    });
+    expect(await fetchActivatorStatus(`${base}/activator`)).toEqual([
+      { name: 'f', namespace: 'n', replicas: 2, desired: 1 },
+    ]);
+    expect(paths.at(-1)).toBe('/activator/status');
+  });
+
+  it('a non-2xx answer, a body that is no list, and no answer in time are errors', async () => {
+    answers.push({ status: 503, body: 'nope' });
+    await expect(fetchActivatorStatus(base)).rejects.toThrow(`activator ${base}/status answered 503`);
+    answers.push({ status: 200, body: 'not json' });
+    await expect(fetchActivatorStatus(base)).rejects.toThrow('activator /status is not a JSON list');
+    answers.push({ status: 200, body: '', hang: true });
+    await expect(fetchActivatorStatus(base, { timeoutMs: 50 })).rejects.toThrow('within 50 ms');
   });
 });
 

@@ -11,6 +11,7 @@ import { GVK } from '../api/gvk.js';
 import type { ObjectList } from '@landscape/apimachinery';
 import type { ListOptions, ObjectLike } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
+import { getJson } from './http-get.js';
 import type { ActivatorStatusRow, HorizontalPodAutoscaler, HpaStatistics, PodAutoscaler } from './hpa.js';
 import {
   fromActivator,
@@ -91,7 +92,7 @@ export function parseActivatorStatus(body: unknown): ActivatorStatusRow[] {
 }
 
 export interface FetchActivatorOptions {
-  /** Default the global fetch. */
+  /** Default a GET with node:http(s) (./http-get.ts), not the global fetch. */
   fetch?: typeof fetch;
   /** Default 5 s. */
   timeoutMs?: number;
@@ -103,7 +104,14 @@ export async function fetchActivatorStatus(
   opts: FetchActivatorOptions = {},
 ): Promise<ActivatorStatusRow[]> {
   const url = new URL('status', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-  const res = await (opts.fetch ?? fetch)(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 5000) });
+  const timeoutMs = opts.timeoutMs ?? 5000;
+  if (!opts.fetch) {
+    const answer = await getJson(url, timeoutMs);
+    if (answer.status < 200 || answer.status > 299)
+      throw new ActivatorStatusError(`activator ${url.origin}${url.pathname} answered ${answer.status}`);
+    return parseActivatorStatus(answer.body);
+  }
+  const res = await opts.fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   if (!res.ok)
     throw new ActivatorStatusError(`activator ${url.origin}${url.pathname} answered ${res.status}`);
   return parseActivatorStatus(await res.json());
