@@ -38,11 +38,11 @@ let metadataLists = 0;
 let reads = 0;
 let clock = 1_000_000;
 
-function cache(owner: string): SeedCache {
+function cache(owner: string, redisClient: Redis = rc): SeedCache {
   return createSeedCache(
     {
       client: counted,
-      redis: () => Promise.resolve(rc),
+      redis: () => Promise.resolve(redisClient),
       now: () => clock,
       owner,
       log: createLogger({ name: 'test', level: 'error' }),
@@ -191,17 +191,7 @@ it("a list that finds every seed at the version of the instance's copy asks Redi
       };
     },
   });
-  const watched = (owner: string): SeedCache =>
-    createSeedCache(
-      {
-        client: counted,
-        redis: () => Promise.resolve(recording),
-        now: () => clock,
-        owner,
-        log: createLogger({ name: 'test', level: 'error' }),
-      },
-      { ttlMs: TTL, listTimeoutMs: 10_000 },
-    );
+  const watched = (owner: string): SeedCache => cache(owner, recording);
   const three = watched('three');
   expect(await view(three)).toEqual(['a:r1', 'b:r1', 'c:r1']);
   clock += TTL;
