@@ -9,8 +9,8 @@
  * sweep at T, a job open then and not picked up is due at its own time, and a job handed out after
  * T (stamped with the time it is handed out, as the job trigger and the Landscaper do) is due no
  * earlier than T + pickupTimeout; so the next sweep is at the earliest of those (less a slack of a
- * tenth of the timeout, at most 30 s), or on the next tick after a Conflict. A cold instance (on
- * Knative, every minute) sweeps at once.
+ * tenth of the timeout, at most 30 s), or at once after a Conflict; the handler queues the next
+ * sweep for that time (./schedule.ts). A cold instance sweeps at once.
  */
 import pLimit from 'p-limit';
 import { GVK } from '../../shared/api/gvk.js';

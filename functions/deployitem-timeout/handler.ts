@@ -1,36 +1,73 @@
 /**
- * deployitem-timeout: the pickup timeout, on a PingSource tick (every minute on Knative, every
- * 5 s in the embedded landscape): every DeployItem whose job no deployer picked up within
+ * deployitem-timeout: the pickup timeout. Every DeployItem whose job no deployer picked up within
  * `pickupTimeout` ends Failed (DeleteFailed when deleting) with WaitingForPickup / PickupTimeout /
- * ERR_TIMEOUT (./check.ts); a warm instance skips the ticks on which no job can be due yet. The
- * progressing timeout is the deployers' own (checkpoints).
- * Config: CONFIG_FILE (YAML) with LOG_LEVEL and PICKUP_TIMEOUT overrides (./config.ts).
+ * ERR_TIMEOUT (./check.ts). A sweep runs on each event the function gets: its own queued sweep
+ * (`dev.landscape.requeue`, ./schedule.ts: each sweep queues the next at the time a job can be due
+ * first) and the deployers' resync ping, which starts the chain (and restarts it should its entry
+ * be lost); a warm instance skips a sweep no job can be due for. No PingSource wakes it: an idle
+ * landscape starts no replica of it between sweeps. The progressing timeout is the deployers' own
+ * (checkpoints).
+ * Config: CONFIG_FILE (YAML) with LOG_LEVEL, PICKUP_TIMEOUT and REDIS_URL overrides (./config.ts).
  */
 import * as ff from '@google-cloud/functions-framework';
 import {
-  createKubeInstance,
+  createInstance,
+  kubeFunctionDeps,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
+import { optionalRedis, passScheduler } from '../../shared/function/redis.js';
+import type { RedisHandle } from '../../shared/redis/index.js';
 import { checkAll, type TimeoutDeps, type TimeoutSummary } from './check.js';
 import { FUNCTION_NAME, loadConfig, type TimeoutConfig } from './config.js';
+import { nextSweep, SWEEP_REF } from './schedule.js';
 
 export { FUNCTION_NAME } from './config.js';
 
-export function createTimeoutInstance(
-  opts: InstanceOptions = {},
-): FunctionInstance<TimeoutConfig, TimeoutDeps> {
-  return createKubeInstance(FUNCTION_NAME, loadConfig, () => ({ sweep: {} }), opts);
+export interface TimeoutInstanceDeps extends TimeoutDeps {
+  /** Queues the next sweep; absent without `redisUrl`. */
+  schedule?: (at: Date) => Promise<void>;
+  handle?: RedisHandle;
 }
 
-/** One tick: the summary (tests); undefined when the config is bad. */
+export function createTimeoutInstance(
+  opts: InstanceOptions = {},
+  overrides: Partial<TimeoutInstanceDeps> = {},
+): FunctionInstance<TimeoutConfig, TimeoutInstanceDeps> {
+  return createInstance<TimeoutConfig, TimeoutInstanceDeps>(
+    {
+      name: FUNCTION_NAME,
+      loadConfig,
+      setup: ({ config, env, log }) => {
+        const handle = optionalRedis(config.redisUrl, FUNCTION_NAME);
+        if (!handle)
+          log.warn('no redisUrl: the next sweep is not queued; sweeps run on events (the resync) only');
+        return {
+          ...kubeFunctionDeps(FUNCTION_NAME, env, log),
+          sweep: {},
+          handle,
+          schedule: handle && passScheduler(handle, FUNCTION_NAME, SWEEP_REF),
+          ...overrides,
+        };
+      },
+      close: async (deps) => deps.handle?.close(),
+    },
+    opts,
+  );
+}
+
+/** One sweep and the next one queued: the summary (tests). */
 export async function runTimeoutTick(
-  instance: FunctionInstance<TimeoutConfig, TimeoutDeps>,
-): Promise<TimeoutSummary | undefined> {
+  instance: FunctionInstance<TimeoutConfig, TimeoutInstanceDeps>,
+): Promise<TimeoutSummary & { next?: Date }> {
   const r = await instance.ready();
   const summary = await checkAll(r.deps, r.config);
   if (summary.timedOut > 0 || summary.conflicts > 0) r.log.info('pickup timeouts checked', { ...summary });
-  return summary;
+  const next = nextSweep(r.deps.sweep?.nextAt);
+  if (next === undefined || r.deps.schedule === undefined) return summary;
+  await r.deps.schedule(next);
+  r.log.debug('next sweep queued', { at: next.toISOString() });
+  return { ...summary, next };
 }
 
 export const instance = createTimeoutInstance();

@@ -5,7 +5,13 @@ describe('seed-autoscaler config', () => {
   it("defaults: the HPA controller's tolerance and downscale stabilization", () => {
     expect(loadConfig(undefined, {})).toEqual({
       ok: true,
-      config: { tolerance: 0.1, downscaleStabilization: 300, concurrency: 4, logLevel: 'info' },
+      config: {
+        tolerance: 0.1,
+        downscaleStabilization: 300,
+        concurrency: 4,
+        syncPeriod: 60_000,
+        logLevel: 'info',
+      },
     });
   });
 
@@ -20,7 +26,7 @@ describe('seed-autoscaler config', () => {
   });
 
   it('every problem is listed', () => {
-    const r = loadConfig('tolerance: 2\ndownscaleStabilization: 2h\n', {
+    const r = loadConfig('tolerance: 2\ndownscaleStabilization: 2h\nsyncPeriod: 500ms\n', {
       DOWNSCALE_STABILIZATION: undefined,
     });
     expect(r.ok).toBe(false);
@@ -28,6 +34,7 @@ describe('seed-autoscaler config', () => {
     expect(problems).toEqual([
       expect.stringMatching(/^tolerance: /),
       'downscaleStabilization: must be between 0s and 1h, got "2h"',
+      'syncPeriod: must be at least 1s',
     ]);
   });
 });

@@ -5,12 +5,20 @@
  * ```yaml
  * tolerance: 0.1                 # no rescale while |1 - usage/target| <= tolerance
  * downscaleStabilization: 5m     # scale-down window when an autoscaler sets no behavior.scaleDown
- * concurrency: 4                 # autoscalers handled at once on a tick
+ * concurrency: 4                 # autoscalers handled at once on a pass over all
+ * syncPeriod: 1m                 # a pass over all this long after the last while any exists
+ * redisUrl: redis://...          # usually REDIS_URL: where the next pass is queued (shared/requeue)
  * logLevel: info
  * ```
  */
 import * as z from '../../shared/config/zod.js';
-import { configLoader, functionConfigSchema, withLogLevel } from '../../shared/config/index.js';
+import { redisUrlSchema } from '../../shared/config/redis.js';
+import {
+  configLoader,
+  durationSchema,
+  functionConfigSchema,
+  withLogLevel,
+} from '../../shared/config/index.js';
 import { DEFAULT_DOWNSCALE_STABILIZATION_SECONDS, DEFAULT_TOLERANCE } from './autoscaler.js';
 import { parseGoDuration } from '@landscape/apimachinery';
 
@@ -35,12 +43,17 @@ export const SeedAutoscalerConfigSchema = functionConfigSchema({
   /** Seconds (the file says a Go duration). */
   downscaleStabilization: windowSchema.default(DEFAULT_DOWNSCALE_STABILIZATION_SECONDS),
   concurrency: z.number().int().min(1).max(100).default(4),
+  /** Milliseconds (the file says a Go duration). */
+  syncPeriod: durationSchema.refine((ms) => ms >= 1000, { message: 'must be at least 1s' }).default(60_000),
+  redisUrl: redisUrlSchema.optional(),
 });
 export type SeedAutoscalerConfig = z.output<typeof SeedAutoscalerConfigSchema>;
 
 export const ENV_OVERRIDES = withLogLevel({
   AUTOSCALER_TOLERANCE: { key: 'tolerance', kind: 'number' },
   DOWNSCALE_STABILIZATION: { key: 'downscaleStabilization' },
+  SYNC_PERIOD: { key: 'syncPeriod' },
+  REDIS_URL: { key: 'redisUrl' },
 } as const);
 
 /** Parses the file text (may be absent) with the environment's overrides; lists every problem. */

@@ -1,13 +1,16 @@
 /**
  * seed-autoscaler: the SeedAutoscaler controller (GEP-13, shaped as the Kubernetes HPA) as a
- * function. A PingSource tick (every 15 s in the embedded landscape, every minute on Knative)
- * runs one pass over every SeedAutoscaler; an API-server event of a SeedAutoscaler (Reference mode)
- * runs one over it when its generation is not handled yet (its own status writes come back as
- * updates). A pass (./autoscale.ts) reads the target ManagedSeedSet's scale and its seeds'
+ * function. A pass over every SeedAutoscaler runs on its own queued pass (`dev.landscape.requeue`
+ * from requeue-tick) and on the seed-management resync ping; while any autoscaler exists it queues
+ * the next one `syncPeriod` later (./config.ts), so a garden without autoscalers starts no replica
+ * between resyncs (issue 16; a PingSource woke it every minute). An API-server event of a
+ * SeedAutoscaler (Reference mode) runs one pass over it when its generation is not handled yet
+ * (its own status writes come back as updates) and queues the pass over all, which starts the
+ * chain for a first autoscaler. A pass (./autoscale.ts) reads the target ManagedSeedSet's scale and its seeds'
  * allocatable and usage, decides (./autoscaler.ts), writes the set's scale,
  * the autoscaler's status (with the recommendation history: no Redis) and an Event.
- * Config: CONFIG_FILE (YAML) with LOG_LEVEL, AUTOSCALER_TOLERANCE and DOWNSCALE_STABILIZATION
- * overrides (./config.ts).
+ * Config: CONFIG_FILE (YAML) with LOG_LEVEL, AUTOSCALER_TOLERANCE, DOWNSCALE_STABILIZATION,
+ * SYNC_PERIOD and REDIS_URL overrides (./config.ts).
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
@@ -15,35 +18,76 @@ import pLimit from 'p-limit';
 import { GVK } from '../../shared/api/gvk.js';
 import type { SeedAutoscaler } from '../../shared/api/seedautoscaler.js';
 import { EventTypes } from '../../shared/events/index.js';
+import { eventTarget } from '../../shared/function/event-attrs.js';
 import {
-  createKubeInstance,
+  createInstance,
   eventObjectRef,
+  kubeFunctionDeps,
   eventType,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
 import { getOptional, listAll } from '../../shared/kube/io.js';
+import { optionalRedis, passScheduler } from '../../shared/function/redis.js';
+import type { RedisHandle } from '../../shared/redis/index.js';
+import type { ObjectRef } from '../../shared/requeue/index.js';
 import { autoscale, type AutoscaleDeps, type AutoscaleResult } from './autoscale.js';
 import { FUNCTION_NAME, loadConfig, type SeedAutoscalerConfig } from './config.js';
 import { snapshot } from './observe.js';
 
 export { FUNCTION_NAME } from './config.js';
 
+/** The queue entry of the next pass over every autoscaler (one for the function). */
+export const PASS_REF: ObjectRef = { kind: 'SeedAutoscalerPass', namespace: '', name: 'all' };
+
+export interface SeedAutoscalerDeps extends AutoscaleDeps {
+  /** Queues the next pass over all; absent without `redisUrl`. */
+  schedule?: (at: Date) => Promise<void>;
+  handle?: RedisHandle;
+}
+
 export function createSeedAutoscalerInstance(
   opts: InstanceOptions = {},
-  overrides: Partial<AutoscaleDeps> = {},
-): FunctionInstance<SeedAutoscalerConfig, AutoscaleDeps> {
-  return createKubeInstance(FUNCTION_NAME, loadConfig, () => ({ newId: randomUUID, ...overrides }), opts);
+  overrides: Partial<SeedAutoscalerDeps> = {},
+): FunctionInstance<SeedAutoscalerConfig, SeedAutoscalerDeps> {
+  return createInstance<SeedAutoscalerConfig, SeedAutoscalerDeps>(
+    {
+      name: FUNCTION_NAME,
+      loadConfig,
+      setup: ({ config, env, log }) => {
+        const handle = optionalRedis(config.redisUrl, FUNCTION_NAME);
+        if (!handle) log.warn('no redisUrl: no pass is queued; passes run on events (the resync) only');
+        return {
+          ...kubeFunctionDeps(FUNCTION_NAME, env, log),
+          newId: randomUUID,
+          handle,
+          schedule: handle && passScheduler(handle, FUNCTION_NAME, PASS_REF),
+          ...overrides,
+        };
+      },
+      close: async (deps) => deps.handle?.close(),
+    },
+    opts,
+  );
 }
 
 type Ready = Extract<
-  Awaited<ReturnType<FunctionInstance<SeedAutoscalerConfig, AutoscaleDeps>['ready']>>,
+  Awaited<ReturnType<FunctionInstance<SeedAutoscalerConfig, SeedAutoscalerDeps>['ready']>>,
   { ok: true }
 >;
 
-/** A tick: one pass over every autoscaler; one that fails is logged and left to the next tick. */
-async function tick(r: Ready): Promise<AutoscaleResult[]> {
+/** Queues the pass over all one sync period from now (nothing without Redis). */
+async function queueNext(r: Ready): Promise<void> {
+  await r.deps.schedule?.(new Date(r.deps.now().getTime() + r.config.syncPeriod));
+}
+
+/**
+ * A pass over every autoscaler, the next one queued while any exists; one that fails is logged and
+ * left to the next pass.
+ */
+async function passAll(r: Ready): Promise<AutoscaleResult[]> {
   const autoscalers = await listAll<SeedAutoscaler>(r.deps.client, GVK.SeedAutoscaler);
+  if (autoscalers.length > 0) await queueNext(r);
   const snap = snapshot(r.deps.client);
   const limit = pLimit(r.config.concurrency);
   const results = await Promise.all(
@@ -67,7 +111,9 @@ async function one(r: Ready, ce: unknown): Promise<AutoscaleResult[]> {
   const ref = eventObjectRef(ce);
   if (!ref || eventType(ce).endsWith('.delete')) return [];
   const a = await getOptional<SeedAutoscaler>(r.deps.client, GVK.SeedAutoscaler, ref.namespace, ref.name);
-  if (!a || a.status?.observedGeneration === a.metadata?.generation) return [];
+  if (!a) return [];
+  await queueNext(r);
+  if (a.status?.observedGeneration === a.metadata?.generation) return [];
   return [await autoscale(r.deps, r.config, snapshot(r.deps.client), a)];
 }
 
@@ -78,12 +124,13 @@ function kindOf(ce: unknown): string {
 
 /** One event: the passes it led to (tests, logs). */
 export async function runSeedAutoscalerEvent(
-  instance: FunctionInstance<SeedAutoscalerConfig, AutoscaleDeps>,
+  instance: FunctionInstance<SeedAutoscalerConfig, SeedAutoscalerDeps>,
   ce: unknown,
 ): Promise<AutoscaleResult[]> {
   const r = await instance.ready();
   const type = eventType(ce);
-  if (type === EventTypes.ping) return tick(r);
+  if (type === EventTypes.ping) return passAll(r);
+  if (type === EventTypes.requeue && eventTarget(ce) === FUNCTION_NAME) return passAll(r);
   if (type.startsWith('dev.knative.apiserver.') && kindOf(ce) === GVK.SeedAutoscaler.kind) return one(r, ce);
   r.log.debug('event ignored', { type });
   return [];

@@ -52,3 +52,24 @@ export function requeueFor(
     await requeue(await handle.get(), { target, ...ref, at: after(now(), afterMs) });
   };
 }
+
+/**
+ * A function's own next pass, queued for `target` at a given time (keeping an earlier entry): one
+ * entry per function (`ref` names no object), handed over by requeue-tick as a
+ * `dev.landscape.requeue` event when due. What a function uses instead of a PingSource when it has
+ * nothing to do between passes most of the time (issue 16: no replica starts for nothing).
+ */
+export function passScheduler(
+  handle: RedisHandle,
+  target: string,
+  ref: ObjectRef,
+): (at: Date) => Promise<void> {
+  return async (at) => {
+    await requeue(await handle.get(), { target, ...ref, at }, { mode: 'earliest' });
+  };
+}
+
+/** The function's Redis connection when `url` is set (lazy: no I/O until used), else undefined. */
+export function optionalRedis(url: string | undefined, name: string): RedisHandle | undefined {
+  return url === undefined ? undefined : lazyRedis({ url, connectionName: name });
+}

@@ -21,8 +21,8 @@
  *   autoscaler asks for 1 replica and the set finds nothing deletable; once the second seed is
  *   empty it goes (ManagedSeed, Seed, Shoot), the protected one stays.
  *
- * Short settings: a config dir of the test (retries of 1 s, waits of 1 s) and a copy of
- * knative/seedmanagement whose seed-autoscaler PingSource ticks every 2 s instead of 15 s.
+ * Short settings: a config dir of the test (retries of 1 s, waits of 1 s, the autoscaler's pass
+ * every 2 s instead of every minute).
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +87,7 @@ logLevel: info
 const SEED_AUTOSCALER_CONFIG = `tolerance: 0.1
 downscaleStabilization: 5s
 concurrency: 4
+syncPeriod: 2s
 logLevel: info
 `;
 const DELETION_PROTECTION_CONFIG = `seeds: true
@@ -95,7 +96,6 @@ recheckInterval: 1s
 concurrency: 4
 logLevel: info
 `;
-const AUTOSCALER_TICK = '*/2 * * * * *';
 
 interface Condition {
   type: string;
@@ -157,7 +157,6 @@ interface Autoscaler {
 
 let l: Landscape;
 let configDir: string;
-let knativeDir: string;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function logLines(fn: string): LogLine[] {
@@ -367,17 +366,6 @@ beforeAll(async () => {
   writeFileSync(join(configDir, 'managedseedset.yaml'), MANAGEDSEEDSET_CONFIG);
   writeFileSync(join(configDir, 'seed-autoscaler.yaml'), SEED_AUTOSCALER_CONFIG);
   writeFileSync(join(configDir, 'deletion-protection.yaml'), DELETION_PROTECTION_CONFIG);
-  // the product's manifests, the autoscaler's embedded tick shortened from 15 s
-  knativeDir = mkdtempSync(join(tmpdir(), 'seedmanagement-knative-'));
-  cpSync(join(REPO_ROOT, 'knative', 'seedmanagement'), knativeDir, { recursive: true });
-  const file = join(knativeDir, 'seed-autoscaler.yaml');
-  const text = readFileSync(file, 'utf8');
-  const shortened = text.replace(
-    'landscape.dev/embedded-schedule: "*/15 * * * * *"',
-    `landscape.dev/embedded-schedule: "${AUTOSCALER_TICK}"`,
-  );
-  if (shortened === text) throw new Error(`no embedded schedule to shorten in ${file}`);
-  writeFileSync(file, shortened);
   l = await startLandscape(
     [
       '--config-dir',
@@ -385,7 +373,7 @@ beforeAll(async () => {
       '--knative-dir',
       'knative/runtime',
       '--knative-dir',
-      knativeDir,
+      'knative/seedmanagement',
       // seed-status is opt-in (it writes what gardenlet writes on a real garden): the plain seeds
       // here have no gardenlet config, their capacity comes from seed-status's config
       '--knative-dir',
@@ -409,7 +397,6 @@ beforeAll(async () => {
 afterAll(async () => {
   const stopped = await l?.stop();
   rmSync(configDir, { recursive: true, force: true });
-  rmSync(knativeDir, { recursive: true, force: true });
   if (stopped?.code === 0) rmSync(l.stateDir, { recursive: true, force: true });
   expect(stopped?.code).toBe(0);
 }, scaled(30_000));

@@ -5,7 +5,9 @@
  * changes; above the target a tick raises the set's replicas through its scale subresource (status,
  * Event); when usage drops the recommendation is held for the stabilization window, then the set
  * scales down to the minimum. A new autoscaler is looked at on its event, its own status write is
- * not; a target that is not there is reported as the HPA reports it.
+ * not; a target that is not there is reported as the HPA reports it. With a private redis-server:
+ * while autoscalers exist each pass over all queues the next one a sync period later (an
+ * autoscaler's event queues it too), and once none is left nothing is queued.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,9 @@ import {
 } from '../../../functions/seed-autoscaler/handler.js';
 import type { AutoscaleResult } from '../../../functions/seed-autoscaler/autoscale.js';
 import { crdFiles } from '../../../shared/api/crds.js';
+import { Redis } from 'ioredis';
+import { due, pending } from '../../../shared/requeue/index.js';
+import { startRedis } from '../../support/redis.js';
 
 const NS = 'garden';
 const SET = 'auto';
@@ -291,4 +296,57 @@ it('reports a target that is not there as the HPA does', async () => {
     expect.objectContaining({ type: 'Warning', reason: 'FailedGetScale' }),
   ]);
   expect(await setReplicas()).toBe(1);
+});
+
+describe('the next pass, queued in Redis instead of a PingSource tick', () => {
+  const TARGET = 'seed-autoscaler';
+  const requeueEvent = (target: string): object => ({
+    specversion: '1.0',
+    id: `requeue-${target}`,
+    source: 'requeue-tick',
+    type: 'dev.landscape.requeue',
+    target,
+    kind: 'SeedAutoscalerPass',
+    name: 'all',
+    data: { target, kind: 'SeedAutoscalerPass', namespace: '', name: 'all' },
+  });
+
+  it('queues the next pass a sync period later while autoscalers exist, and none once they are gone', async () => {
+    const redis = await startRedis();
+    const client = new Redis(redis.url);
+    const kubeconfig = join(dir, 'kubeconfig');
+    const chained = createSeedAutoscalerInstance(
+      {
+        env: () => ({ KUBECONFIG: kubeconfig, CONFIG_FILE: '/c.yaml', REDIS_URL: redis.url }),
+        readFile: () => Promise.resolve(`${CONFIG}syncPeriod: 30s\n`),
+        log,
+      },
+      { now: () => new Date(clock) },
+    );
+    const queued = async (): Promise<number[]> => (await pending(client, TARGET)).map((i) => i.at.getTime());
+    try {
+      clock = T0 + 3_600_000;
+      // another function's requeue is not a pass
+      expect(await runSeedAutoscalerEvent(chained, requeueEvent('managedseedset'))).toEqual([]);
+      expect(await queued()).toEqual([]);
+      expect((await runSeedAutoscalerEvent(chained, requeueEvent(TARGET))).length).toBe(2);
+      expect(await queued()).toEqual([clock + 30_000]);
+      // an autoscaler's event (its own status write) keeps the earlier entry
+      clock += 10_000;
+      expect(await runSeedAutoscalerEvent(chained, refEvent('auto', 'update'))).toEqual([]);
+      expect(await queued()).toEqual([clock - 10_000 + 30_000]);
+
+      // requeue-tick pops it when due; with no autoscaler left the pass queues nothing
+      clock += 20_000;
+      expect(await due(client, TARGET, new Date(clock), 10)).toHaveLength(1);
+      await kube.delete(GVK.SeedAutoscaler, { namespace: NS, name: 'auto' });
+      await kube.delete(GVK.SeedAutoscaler, { namespace: NS, name: 'lost' });
+      expect(await runSeedAutoscalerEvent(chained, requeueEvent(TARGET))).toEqual([]);
+      expect(await queued()).toEqual([]);
+    } finally {
+      await chained.close();
+      client.disconnect();
+      await redis.stop();
+    }
+  });
 });
