@@ -72,7 +72,7 @@ function item(i: number): DeployItem {
       name: `item-${String(i).padStart(5, '0')}`,
       namespace: NS,
       // as the job trigger leaves them: the type, and an empty target name (no Target)
-      annotations: { [TYPE_KEY]: 'landscaper.gardener.cloud/mock', [TARGET_KEY]: '' },
+      annotations: { [TYPE_KEY]: 'landscaper.gardener.cloud/mock', [TARGET_KEY]: '.noTargetName' },
     },
     spec: {
       type: 'landscaper.gardener.cloud/mock',

@@ -9,13 +9,20 @@ export const LANDSCAPER_GROUP = 'landscaper.gardener.cloud';
 export const LANDSCAPER_VERSION = 'v1alpha1';
 export const LANDSCAPER_API_VERSION = 'landscaper.gardener.cloud/v1alpha1';
 
+/**
+ * The `deployer-target-name` value of an item that names no target (upstream
+ * `lsv1alpha1.NoTargetNameValue`, apis/core/v1alpha1/constants.go), as the Landscaper's execution
+ * controller writes it and the deployers' responsibility check reads it.
+ */
+export const NO_TARGET_NAME = '.noTargetName';
+
 /** Annotations the product reads or writes on Landscaper objects. */
 export const LandscaperAnnotations = {
   /** Operation requested on the object: `test-reconcile`, `interrupt` (see DEPLOY_ITEM_OPERATIONS). */
   operation: 'landscaper.gardener.cloud/operation',
   /** Copy of `spec.type` in the metadata (responsibility check on metadata only). */
   deployerType: 'landscaper.gardener.cloud/deployer-type',
-  /** Copy of `spec.target.name` in the metadata. */
+  /** Copy of `spec.target.name` in the metadata; NO_TARGET_NAME when the item names no target. */
   deployerTargetName: 'landscaper.gardener.cloud/deployer-target-name',
   /** `"true"`: on delete only remove the finalizer, do not uninstall. */
   deleteWithoutUninstall: 'landscaper.gardener.cloud/delete-without-uninstall',

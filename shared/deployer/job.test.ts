@@ -122,13 +122,37 @@ describe('decideJob', () => {
       { annotations: { 'landscaper.gardener.cloud/deployer-target-name': 'tgt2' } },
     ],
     [
-      'no target: empty target-name annotation',
+      "no target: upstream's .noTargetName",
       item({
         status: finished(),
         target: null,
         annotations: { 'landscaper.gardener.cloud/deployer-type': TYPE },
       }),
-      { annotations: { 'landscaper.gardener.cloud/deployer-target-name': '' } },
+      { annotations: { 'landscaper.gardener.cloud/deployer-target-name': '.noTargetName' } },
+    ],
+    [
+      'no target, the empty value earlier versions wrote: rewritten as upstream writes it',
+      item({
+        status: finished(),
+        target: null,
+        annotations: {
+          'landscaper.gardener.cloud/deployer-type': TYPE,
+          'landscaper.gardener.cloud/deployer-target-name': '',
+        },
+      }),
+      { annotations: { 'landscaper.gardener.cloud/deployer-target-name': '.noTargetName' } },
+    ],
+    [
+      'no target, annotated as the Landscaper annotates it: nothing to write',
+      item({
+        status: finished(),
+        target: null,
+        annotations: {
+          'landscaper.gardener.cloud/deployer-type': TYPE,
+          'landscaper.gardener.cloud/deployer-target-name': '.noTargetName',
+        },
+      }),
+      undefined,
     ],
     [
       'spec changed: new job keeps the rest of the status',

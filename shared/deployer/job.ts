@@ -11,7 +11,7 @@
  * Pure: `now` and the id generator are injected; inputs are never mutated.
  */
 import type { DeployerInformation, DeployItem, DeployItemStatus } from '../api/landscaper.js';
-import { isFinalDeployItemPhase, LandscaperAnnotations } from '../api/landscaper.js';
+import { isFinalDeployItemPhase, LandscaperAnnotations, NO_TARGET_NAME } from '../api/landscaper.js';
 import { copyStatus } from './status.js';
 import { formatTime, isOneOf } from '@landscape/apimachinery';
 
@@ -57,14 +57,15 @@ export function isDeleting(item: DeployItem): boolean {
 }
 
 /**
- * The annotation values the item should carry: `deployer-type` = spec.type and
- * `deployer-target-name` = spec.target.name, `''` when the item names no target (so that the
- * metadata alone answers the responsibility check for target-less items too).
+ * The annotation values the item should carry, as upstream's execution controller sets them
+ * (pkg/landscaper/execution: `deployer-type` = spec.type, `deployer-target-name` = spec.target.name
+ * or NO_TARGET_NAME when the item names no target), so that the metadata alone answers the
+ * responsibility check. An item the Landscaper created already carries them: no write.
  */
 export function desiredDeployerAnnotations(item: DeployItem): Record<string, string> {
   return {
     [LandscaperAnnotations.deployerType]: item.spec.type,
-    [LandscaperAnnotations.deployerTargetName]: item.spec.target?.name ?? '',
+    [LandscaperAnnotations.deployerTargetName]: item.spec.target?.name || NO_TARGET_NAME,
   };
 }
 

@@ -26,7 +26,16 @@ function target(labels: Record<string, string> = {}, annotations: Record<string,
 describe('responsibility keys', () => {
   it.each([
     ['both annotations', { [TYPE_KEY]: TYPE, [TARGET_KEY]: 'tgt' }, { type: TYPE, targetName: 'tgt' }],
-    ['empty target name: no target', { [TYPE_KEY]: TYPE, [TARGET_KEY]: '' }, { type: TYPE }],
+    [
+      "upstream's .noTargetName: no target",
+      { [TYPE_KEY]: TYPE, [TARGET_KEY]: '.noTargetName' },
+      { type: TYPE },
+    ],
+    [
+      'empty target name (earlier versions): no target',
+      { [TYPE_KEY]: TYPE, [TARGET_KEY]: '' },
+      { type: TYPE },
+    ],
     ['type missing', { [TARGET_KEY]: 'tgt' }, undefined],
     ['target name missing', { [TYPE_KEY]: TYPE }, undefined],
     ['no annotations', undefined, undefined],

@@ -16,7 +16,7 @@ import type {
   Target,
   TargetSelector,
 } from '../api/landscaper.js';
-import { isSelectionOperator, LandscaperAnnotations } from '../api/landscaper.js';
+import { isSelectionOperator, LandscaperAnnotations, NO_TARGET_NAME } from '../api/landscaper.js';
 import type { ObjectMeta } from '@landscape/apimachinery';
 
 /** What the responsibility check needs to know of an item. */
@@ -29,14 +29,16 @@ export interface ResponsibilityKeys {
 
 /**
  * The keys from the metadata alone, or undefined when an annotation is missing (then read the full
- * item and use `responsibilityKeysFromSpec`). An empty target-name annotation means "no target".
+ * item and use `responsibilityKeysFromSpec`). A target-name annotation of NO_TARGET_NAME means "no
+ * target" (upstream `checkTargetResponsibility`); so does an empty one, which this product wrote
+ * before (upstream would look for a Target named "" and find none; the job trigger rewrites it).
  */
 export function responsibilityKeysFromMetadata(meta: ObjectMeta | undefined): ResponsibilityKeys | undefined {
   const annotations = meta?.annotations ?? {};
   const type = annotations[LandscaperAnnotations.deployerType];
   const targetName = annotations[LandscaperAnnotations.deployerTargetName];
   if (type === undefined || targetName === undefined) return undefined;
-  return targetName === '' ? { type } : { type, targetName };
+  return targetName === '' || targetName === NO_TARGET_NAME ? { type } : { type, targetName };
 }
 
 /** True when the metadata-only read does not suffice (an annotation is missing): read the full item. */
