@@ -5,7 +5,7 @@
  * Created with a client (never `kubectl apply`, whose last-applied annotation is the object again).
  */
 import { GVK } from '../../shared/api/gvk.js';
-import type { DeployItem } from '../../shared/api/landscaper.js';
+import { LandscaperAnnotations, NO_TARGET_NAME, type DeployItem } from '../../shared/api/landscaper.js';
 import type { KubeClient } from '../../shared/kube/index.js';
 import { runPool, type PoolResult } from '../apiserver/pool.js';
 
@@ -15,11 +15,24 @@ export const UNHANDLED_TYPE = 'landscaper.gardener.cloud/helm';
 
 export const itemName = (i: number): string => `mock-${String(i).padStart(5, '0')}`;
 
+/**
+ * A mock item as the Landscaper's execution controller creates one: with the `deployer-type` and
+ * `deployer-target-name` annotations (upstream pkg/landscaper/execution, `.noTargetName` without a
+ * target), so the job trigger has no annotation to write. An item created without them (by hand)
+ * costs one `patch deployitems` more.
+ */
 export function mockItem(namespace: string, name: string): DeployItem {
   return {
     apiVersion: 'landscaper.gardener.cloud/v1alpha1',
     kind: 'DeployItem',
-    metadata: { name, namespace },
+    metadata: {
+      name,
+      namespace,
+      annotations: {
+        [LandscaperAnnotations.deployerType]: MOCK_TYPE,
+        [LandscaperAnnotations.deployerTargetName]: NO_TARGET_NAME,
+      },
+    },
     spec: {
       type: MOCK_TYPE,
       config: {

@@ -89,10 +89,19 @@ export function buildEvent(init: EventInit): Event {
 }
 
 /** Header names lowercased, repeated headers joined as HTTP does. */
+function isHeaders(headers: HttpMessage['headers']): headers is Headers {
+  return (
+    typeof (headers as Partial<Headers>).entries === 'function' &&
+    typeof (headers as Partial<Headers>).get === 'function'
+  );
+}
+
 export function normalizeHeaders(headers: HttpMessage['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  const entries: Iterable<[string, string | string[] | undefined]> =
-    headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  // duck-typed: naming the global Headers would load undici in a process that never fetched
+  const entries: Iterable<[string, string | string[] | undefined]> = isHeaders(headers)
+    ? headers.entries()
+    : Object.entries(headers);
   for (const [key, value] of entries) {
     if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }

@@ -1,7 +1,15 @@
 /**
  * POST a binary-mode CloudEvent and report what happened, honestly: the HTTP status and body of
  * any response, or the network error / timeout. (The SDK's httpTransport hides failures.)
+ *
+ * Sent with node:http(s) (the default agents keep connections alive) unless a `fetch` is given
+ * (tests, fault injection). Not the global `fetch`: that is undici, whose first use in a process
+ * loads it and compiles llhttp's WebAssembly, which V8 then tiers up on background threads — a
+ * tenth of a CPU-second or more in a replica that lives for one tick (shared/monitoring/http-get.ts
+ * measured it).
  */
+import http from 'node:http';
+import https from 'node:https';
 import { encodeBinary } from './cloudevent.js';
 import type { Event } from './cloudevent.js';
 
@@ -27,7 +35,8 @@ export interface EmitResponse {
   kind: 'response';
   ok: boolean;
   status: number;
-  headers: Headers;
+  /** Lower-case names. */
+  headers: Record<string, string>;
   body: string;
 }
 export interface EmitFailure {
@@ -71,10 +80,73 @@ function describeError(err: Error): string {
   return cause instanceof Error ? `${err.message}: ${cause.message}` : err.message;
 }
 
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One POST with node:http(s); rejects on a network error or when `signal` aborts. */
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const target = new URL(url);
+  const transport = target.protocol === 'https:' ? https : http;
+  const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  return new Promise((resolve, reject) => {
+    const req = transport.request(
+      target,
+      { method: 'POST', headers: { ...headers, 'content-length': String(payload.byteLength) }, signal },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const out: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: out,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** One POST with an injected fetch (tests, fault injection). */
+async function postWith(
+  doFetch: FetchLike,
+  url: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const response = await doFetch(url, { method: 'POST', headers, body, signal });
+  const text = await response.text();
+  const out: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    out[key.toLowerCase()] = value;
+  });
+  return { status: response.status, headers: out, body: text };
+}
+
 /** POSTs the event in binary mode; never throws for HTTP or network outcomes. */
 export async function emit(event: Event, options: EmitOptions): Promise<EmitResult> {
-  const { headers, body } = encodeBinary(event);
-  const doFetch = options.fetch ?? globalThis.fetch;
+  const encoded = encodeBinary(event);
+  const headers = {
+    ...encoded.headers,
+    ...options.headers,
+    ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+  };
   const controller = new AbortController();
   let timedOut = false;
   const timer =
@@ -85,23 +157,15 @@ export async function emit(event: Event, options: EmitOptions): Promise<EmitResu
         }, options.timeoutMs)
       : undefined;
   try {
-    const response = await doFetch(options.sink, {
-      method: 'POST',
-      headers: {
-        ...headers,
-        ...options.headers,
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      },
-      body,
-      signal: controller.signal,
-    });
-    const text = await response.text();
+    const answer = options.fetch
+      ? await postWith(options.fetch, options.sink, headers, encoded.body, controller.signal)
+      : await post(options.sink, headers, encoded.body, controller.signal);
     return {
       kind: 'response',
-      ok: response.ok,
-      status: response.status,
-      headers: response.headers,
-      body: text,
+      ok: answer.status >= 200 && answer.status < 300,
+      status: answer.status,
+      headers: answer.headers,
+      body: answer.body,
     };
   } catch (err) {
     return failure(err, timedOut, options.timeoutMs);

@@ -79,7 +79,7 @@ describe('backoff (zero-based attempt index, as the dispatcher passes it)', () =
 });
 
 function response(status: number, body = '', headers: Record<string, string> = {}): EmitResult {
-  return { kind: 'response', ok: status >= 200 && status < 300, status, headers: new Headers(headers), body };
+  return { kind: 'response', ok: status >= 200 && status < 300, status, headers, body };
 }
 const networkError: EmitResult = {
   kind: 'error',

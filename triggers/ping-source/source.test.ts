@@ -21,8 +21,8 @@ const spec = (
     { allowSeconds: true },
   ).spec!;
 
-const ok: EmitResult = { kind: 'response', ok: true, status: 202, headers: new Headers(), body: '' };
-const refused: EmitResult = { kind: 'response', ok: false, status: 503, headers: new Headers(), body: '' };
+const ok: EmitResult = { kind: 'response', ok: true, status: 202, headers: {}, body: '' };
+const refused: EmitResult = { kind: 'response', ok: false, status: 503, headers: {}, body: '' };
 
 describe('PingSource schedule (fake timers)', () => {
   afterEach(() => {
