@@ -71,7 +71,7 @@ function item(i: number): DeployItem {
     metadata: {
       name: `item-${String(i).padStart(5, '0')}`,
       namespace: NS,
-      // as the job trigger leaves them: the type, and an empty target name (no Target)
+      // as the job trigger leaves them: the type, and upstream's .noTargetName (no Target)
       annotations: { [TYPE_KEY]: 'landscaper.gardener.cloud/mock', [TARGET_KEY]: '.noTargetName' },
     },
     spec: {

@@ -56,18 +56,37 @@ export function createTimeoutInstance(
   );
 }
 
-/** One sweep and the next one queued: the summary (tests). */
+/**
+ * One sweep and the next one queued: the summary (tests). A sweep that fails (a list or write the
+ * API server refused) queues a retry a minute later before it throws, so the chain outlives the
+ * Broker's retries of this event.
+ */
 export async function runTimeoutTick(
   instance: FunctionInstance<TimeoutConfig, TimeoutInstanceDeps>,
 ): Promise<TimeoutSummary & { next?: Date }> {
   const r = await instance.ready();
-  const summary = await checkAll(r.deps, r.config);
+  let summary: TimeoutSummary;
+  try {
+    summary = await checkAll(r.deps, r.config);
+  } catch (err) {
+    await queueRetry(r.deps);
+    throw err;
+  }
   if (summary.timedOut > 0 || summary.conflicts > 0) r.log.info('pickup timeouts checked', { ...summary });
   const next = nextSweep(r.deps.sweep?.nextAt);
   if (next === undefined || r.deps.schedule === undefined) return summary;
   await r.deps.schedule(next);
   r.log.debug('next sweep queued', { at: next.toISOString() });
   return { ...summary, next };
+}
+
+/** After a failed sweep, the next one is queued this much later (one requeue-tick on Knative). */
+const RETRY_MS = 60_000;
+
+/** Queues the sweep after a failed one (at the latest RETRY_MS from now); a Redis error is dropped. */
+async function queueRetry(deps: TimeoutInstanceDeps): Promise<void> {
+  const retry = nextSweep(Math.min(deps.sweep?.nextAt ?? Infinity, deps.now().getTime() + RETRY_MS));
+  if (retry && deps.schedule) await deps.schedule(retry).catch(() => undefined);
 }
 
 export const instance = createTimeoutInstance();

@@ -30,15 +30,13 @@ import {
 import { getOptional, listAll } from '../../shared/kube/io.js';
 import { optionalRedis, passScheduler } from '../../shared/function/redis.js';
 import type { RedisHandle } from '../../shared/redis/index.js';
-import type { ObjectRef } from '../../shared/requeue/index.js';
 import { autoscale, type AutoscaleDeps, type AutoscaleResult } from './autoscale.js';
 import { FUNCTION_NAME, loadConfig, type SeedAutoscalerConfig } from './config.js';
 import { snapshot } from './observe.js';
+import { nextPassAt, PASS_REF } from './schedule.js';
 
 export { FUNCTION_NAME } from './config.js';
-
-/** The queue entry of the next pass over every autoscaler (one for the function). */
-export const PASS_REF: ObjectRef = { kind: 'SeedAutoscalerPass', namespace: '', name: 'all' };
+export { PASS_REF } from './schedule.js';
 
 export interface SeedAutoscalerDeps extends AutoscaleDeps {
   /** Queues the next pass over all; absent without `redisUrl`. */
@@ -76,18 +74,30 @@ type Ready = Extract<
   { ok: true }
 >;
 
-/** Queues the pass over all one sync period from now (nothing without Redis). */
-async function queueNext(r: Ready): Promise<void> {
-  await r.deps.schedule?.(new Date(r.deps.now().getTime() + r.config.syncPeriod));
+/** The `dueAt` of a `dev.landscape.requeue` event's data (ms), if it has one. */
+function dueAtOf(ce: unknown): number | undefined {
+  const data = (ce as { data?: { dueAt?: unknown } } | undefined)?.data;
+  return typeof data?.dueAt === 'string' ? Date.parse(data.dueAt) : undefined;
+}
+
+/** Queues the pass over all (nothing without Redis). */
+async function queueNext(r: Ready, dueAtMs?: number): Promise<void> {
+  await r.deps.schedule?.(new Date(nextPassAt(r.deps.now().getTime(), r.config.syncPeriod, dueAtMs)));
 }
 
 /**
- * A pass over every autoscaler, the next one queued while any exists; one that fails is logged and
- * left to the next pass.
+ * A pass over every autoscaler, then the next one queued while any exists (after the work: a Redis
+ * that is away fails the event, which is retried, but scales nothing less); one autoscaler that
+ * fails is logged and left to the next pass.
  */
-async function passAll(r: Ready): Promise<AutoscaleResult[]> {
+async function passAll(r: Ready, dueAtMs?: number): Promise<AutoscaleResult[]> {
   const autoscalers = await listAll<SeedAutoscaler>(r.deps.client, GVK.SeedAutoscaler);
-  if (autoscalers.length > 0) await queueNext(r);
+  const results = await passOver(r, autoscalers);
+  if (autoscalers.length > 0) await queueNext(r, dueAtMs);
+  return results;
+}
+
+async function passOver(r: Ready, autoscalers: SeedAutoscaler[]): Promise<AutoscaleResult[]> {
   const snap = snapshot(r.deps.client);
   const limit = pLimit(r.config.concurrency);
   const results = await Promise.all(
@@ -112,9 +122,12 @@ async function one(r: Ready, ce: unknown): Promise<AutoscaleResult[]> {
   if (!ref || eventType(ce).endsWith('.delete')) return [];
   const a = await getOptional<SeedAutoscaler>(r.deps.client, GVK.SeedAutoscaler, ref.namespace, ref.name);
   if (!a) return [];
+  const results =
+    a.status?.observedGeneration === a.metadata?.generation
+      ? []
+      : [await autoscale(r.deps, r.config, snapshot(r.deps.client), a)];
   await queueNext(r);
-  if (a.status?.observedGeneration === a.metadata?.generation) return [];
-  return [await autoscale(r.deps, r.config, snapshot(r.deps.client), a)];
+  return results;
 }
 
 function kindOf(ce: unknown): string {
@@ -130,7 +143,7 @@ export async function runSeedAutoscalerEvent(
   const r = await instance.ready();
   const type = eventType(ce);
   if (type === EventTypes.ping) return passAll(r);
-  if (type === EventTypes.requeue && eventTarget(ce) === FUNCTION_NAME) return passAll(r);
+  if (type === EventTypes.requeue && eventTarget(ce) === FUNCTION_NAME) return passAll(r, dueAtOf(ce));
   if (type.startsWith('dev.knative.apiserver.') && kindOf(ce) === GVK.SeedAutoscaler.kind) return one(r, ce);
   r.log.debug('event ignored', { type });
   return [];

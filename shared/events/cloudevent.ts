@@ -88,7 +88,7 @@ export function buildEvent(init: EventInit): Event {
   }
 }
 
-/** Header names lowercased, repeated headers joined as HTTP does. */
+/** A WHATWG Headers object (duck-typed). */
 function isHeaders(headers: HttpMessage['headers']): headers is Headers {
   return (
     typeof (headers as Partial<Headers>).entries === 'function' &&
@@ -96,6 +96,7 @@ function isHeaders(headers: HttpMessage['headers']): headers is Headers {
   );
 }
 
+/** Header names lowercased, repeated headers joined as HTTP does. */
 export function normalizeHeaders(headers: HttpMessage['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   // duck-typed: naming the global Headers would load undici in a process that never fetched

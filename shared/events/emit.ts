@@ -75,9 +75,20 @@ function failure(err: unknown, timedOut: boolean, timeoutMs: number | undefined)
   };
 }
 
-function describeError(err: Error): string {
+/**
+ * The message of a network error. node:http reports a host with several addresses it could not
+ * reach as an AggregateError whose own message is empty: its errors (or code) say what happened.
+ */
+export function describeError(err: Error): string {
   const cause = (err as { cause?: unknown }).cause;
-  return cause instanceof Error ? `${err.message}: ${cause.message}` : err.message;
+  const own = err.message || aggregateMessage(err) || (err as { code?: string }).code || err.name;
+  return cause instanceof Error ? `${own}: ${cause.message}` : own;
+}
+
+function aggregateMessage(err: Error): string {
+  const errors = (err as { errors?: unknown }).errors;
+  if (!Array.isArray(errors)) return '';
+  return [...new Set(errors.map((e) => (e instanceof Error ? e.message : String(e))))].join('; ');
 }
 
 interface Answer {

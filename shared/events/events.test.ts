@@ -15,6 +15,7 @@ import {
   isEventType,
   MalformedEventError,
 } from './index.js';
+import { describeError } from './emit.js';
 
 const BASE = { 'ce-specversion': '1.0', 'ce-id': 'e1', 'ce-source': '/s', 'ce-type': 't' };
 
@@ -152,6 +153,16 @@ describe('emit', () => {
   it('reports a network error', async () => {
     const result = await emit(event, { sink: 'http://127.0.0.1:1/' });
     expect(result).toMatchObject({ kind: 'error', status: 0, timedOut: false });
+  });
+  it('names what failed when node:http reports an AggregateError without a message', () => {
+    const refused = (addr: string): Error =>
+      Object.assign(new Error(`connect ECONNREFUSED ${addr}`), { code: 'ECONNREFUSED' });
+    const both = Object.assign(new AggregateError([refused('127.0.0.1:1'), refused('::1:1')], ''), {
+      code: 'ECONNREFUSED',
+    });
+    expect(describeError(both)).toBe('connect ECONNREFUSED 127.0.0.1:1; connect ECONNREFUSED ::1:1');
+    expect(describeError(Object.assign(new Error(''), { code: 'EPIPE' }))).toBe('EPIPE');
+    expect(describeError(new Error('plain'))).toBe('plain');
   });
   it('reports a timeout', async () => {
     const result = await emit(event, { sink: `${url}/999`, timeoutMs: 50 });

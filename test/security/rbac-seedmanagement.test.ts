@@ -258,9 +258,9 @@ describe('seed-autoscaler', () => {
       const tick = {
         specversion: '1.0',
         id: randomUUID(),
-        source: '/apis/v1/namespaces/landscape-system/pingsources/seed-autoscaler',
+        source: '/apis/v1/namespaces/landscape-system/pingsources/seedmanagement-resync',
         type: 'dev.knative.sources.ping',
-        data: { job: 'seed-autoscaler' },
+        data: { job: 'resync', family: 'seedmanagement' },
       };
       // 3 of 4 shoots on each seed: 75 % against a 50 % target, so 3 replicas
       expect(await runSeedAutoscalerEvent(instance, tick)).toEqual([

@@ -188,6 +188,9 @@ async function replayTarget(args: Parsed, io: DlqCliIo): Promise<Target | undefi
   return { url, ...(token ? { token } : {}) };
 }
 
+/** A replay the ingress does not answer within this gives up (reported; the letter stays). */
+const REPLAY_TIMEOUT_MS = 30_000;
+
 async function replayOne(
   target: Target,
   entry: { letter: DeadLetter; store: DeadLetterStore },
@@ -197,6 +200,7 @@ async function replayOne(
   const result = await emit(eventFromJSON(letter.event), {
     sink: target.url,
     fetch: io.fetch,
+    timeoutMs: REPLAY_TIMEOUT_MS,
     ...(target.token ? { token: target.token } : {}),
   });
   if (result.ok) {

@@ -112,7 +112,9 @@ it('queues the next sweep when the first job is due, and that sweep fails the it
     expect(await runTimeoutTick(fn)).toMatchObject({ checked: 2, timedOut: 0 });
     expect(await queued()).toEqual([T0 + 60_000]);
 
-    // the resync pings a warm instance early: no list, the queued time stays
+    // the resync pings a warm instance early: no list; it queues its next sweep again (here the
+    // entry was lost meanwhile)
+    await client.flushall();
     clock.ms = T0 + 30_000;
     expect(await runTimeoutTick(fn)).toMatchObject({ skipped: true, checked: 0 });
     expect(await queued()).toEqual([T0 + 60_000]);
@@ -145,6 +147,27 @@ it('with nothing pending, the next sweep is one timeout less its slack later; a 
   } finally {
     await first.close();
     await second.close();
+  }
+});
+
+it('a sweep the API server fails queues a retry a minute later, then throws', async () => {
+  const clock = { ms: T0 };
+  const failing = createTimeoutInstance(
+    {
+      env: () => ({ KUBECONFIG: kubeconfig, CONFIG_FILE: '/c.yaml', REDIS_URL: redis.url }),
+      readFile: () => Promise.resolve('pickupTimeout: 5m\n'),
+      log: quiet,
+    },
+    {
+      now: () => new Date(clock.ms),
+      client: { list: () => Promise.reject(new Error('503 from the API server')) } as never,
+    },
+  );
+  try {
+    await expect(runTimeoutTick(failing)).rejects.toThrow('503 from the API server');
+    expect(await queued()).toEqual([T0 + 60_000]);
+  } finally {
+    await failing.close();
   }
 });
 

@@ -52,9 +52,9 @@ const log = createLogger({ name: 'seed-autoscaler', level: 'warn', destination: 
 const TICK = {
   specversion: '1.0',
   id: 'tick',
-  source: '/apis/v1/namespaces/landscape-system/pingsources/seed-autoscaler',
+  source: '/apis/v1/namespaces/landscape-system/pingsources/seedmanagement-resync',
   type: 'dev.knative.sources.ping',
-  data: { job: 'seed-autoscaler' },
+  data: { job: 'resync', family: 'seedmanagement' },
 };
 
 function refEvent(name: string, action: 'add' | 'update'): object {
@@ -300,7 +300,8 @@ it('reports a target that is not there as the HPA does', async () => {
 
 describe('the next pass, queued in Redis instead of a PingSource tick', () => {
   const TARGET = 'seed-autoscaler';
-  const requeueEvent = (target: string): object => ({
+  /** As requeue-tick emits it: `dueAt` is when the pass was queued for. */
+  const requeueEvent = (target: string, dueAt = clock): object => ({
     specversion: '1.0',
     id: `requeue-${target}`,
     source: 'requeue-tick',
@@ -308,7 +309,13 @@ describe('the next pass, queued in Redis instead of a PingSource tick', () => {
     target,
     kind: 'SeedAutoscalerPass',
     name: 'all',
-    data: { target, kind: 'SeedAutoscalerPass', namespace: '', name: 'all' },
+    data: {
+      target,
+      kind: 'SeedAutoscalerPass',
+      namespace: '',
+      name: 'all',
+      dueAt: new Date(dueAt).toISOString(),
+    },
   });
 
   it('queues the next pass a sync period later while autoscalers exist, and none once they are gone', async () => {
@@ -329,15 +336,16 @@ describe('the next pass, queued in Redis instead of a PingSource tick', () => {
       // another function's requeue is not a pass
       expect(await runSeedAutoscalerEvent(chained, requeueEvent('managedseedset'))).toEqual([]);
       expect(await queued()).toEqual([]);
-      expect((await runSeedAutoscalerEvent(chained, requeueEvent(TARGET))).length).toBe(2);
-      expect(await queued()).toEqual([clock + 30_000]);
+      // handed over 5 s after it was due: the next is due one period after the last was
+      expect((await runSeedAutoscalerEvent(chained, requeueEvent(TARGET, clock - 5_000))).length).toBe(2);
+      expect(await queued()).toEqual([clock - 5_000 + 30_000]);
       // an autoscaler's event (its own status write) keeps the earlier entry
       clock += 10_000;
       expect(await runSeedAutoscalerEvent(chained, refEvent('auto', 'update'))).toEqual([]);
-      expect(await queued()).toEqual([clock - 10_000 + 30_000]);
+      expect(await queued()).toEqual([clock - 10_000 - 5_000 + 30_000]);
 
       // requeue-tick pops it when due; with no autoscaler left the pass queues nothing
-      clock += 20_000;
+      clock += 15_000;
       expect(await due(client, TARGET, new Date(clock), 10)).toHaveLength(1);
       await kube.delete(GVK.SeedAutoscaler, { namespace: NS, name: 'auto' });
       await kube.delete(GVK.SeedAutoscaler, { namespace: NS, name: 'lost' });
