@@ -16,19 +16,15 @@ import {
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { optionalRedis, passScheduler } from '../../shared/function/redis.js';
-import type { RedisHandle } from '../../shared/redis/index.js';
+import { passQueue, type PassQueue } from '../../shared/function/redis.js';
 import { checkAll, type TimeoutDeps, type TimeoutSummary } from './check.js';
 import { FUNCTION_NAME, loadConfig, type TimeoutConfig } from './config.js';
 import { nextSweep, SWEEP_REF } from './schedule.js';
 
 export { FUNCTION_NAME } from './config.js';
 
-export interface TimeoutInstanceDeps extends TimeoutDeps {
-  /** Queues the next sweep; absent without `redisUrl`. */
-  schedule?: (at: Date) => Promise<void>;
-  handle?: RedisHandle;
-}
+/** The dependencies, with the queue of its own passes (absent without `redisUrl`). */
+export interface TimeoutInstanceDeps extends TimeoutDeps, PassQueue {}
 
 export function createTimeoutInstance(
   opts: InstanceOptions = {},
@@ -38,18 +34,12 @@ export function createTimeoutInstance(
     {
       name: FUNCTION_NAME,
       loadConfig,
-      setup: ({ config, env, log }) => {
-        const handle = optionalRedis(config.redisUrl, FUNCTION_NAME);
-        if (!handle)
-          log.warn('no redisUrl: the next sweep is not queued; sweeps run on events (the resync) only');
-        return {
-          ...kubeFunctionDeps(FUNCTION_NAME, env, log),
-          sweep: {},
-          handle,
-          schedule: handle && passScheduler(handle, FUNCTION_NAME, SWEEP_REF),
-          ...overrides,
-        };
-      },
+      setup: ({ config, env, log }) => ({
+        ...kubeFunctionDeps(FUNCTION_NAME, env, log),
+        sweep: {},
+        ...passQueue(config.redisUrl, FUNCTION_NAME, SWEEP_REF, log),
+        ...overrides,
+      }),
       close: async (deps) => deps.handle?.close(),
     },
     opts,

@@ -28,8 +28,7 @@ import {
   type InstanceOptions,
 } from '../../shared/function/index.js';
 import { getOptional, listAll } from '../../shared/kube/io.js';
-import { optionalRedis, passScheduler } from '../../shared/function/redis.js';
-import type { RedisHandle } from '../../shared/redis/index.js';
+import { passQueue, type PassQueue } from '../../shared/function/redis.js';
 import { autoscale, type AutoscaleDeps, type AutoscaleResult } from './autoscale.js';
 import { FUNCTION_NAME, loadConfig, type SeedAutoscalerConfig } from './config.js';
 import { snapshot } from './observe.js';
@@ -38,11 +37,8 @@ import { nextPassAt, PASS_REF } from './schedule.js';
 export { FUNCTION_NAME } from './config.js';
 export { PASS_REF } from './schedule.js';
 
-export interface SeedAutoscalerDeps extends AutoscaleDeps {
-  /** Queues the next pass over all; absent without `redisUrl`. */
-  schedule?: (at: Date) => Promise<void>;
-  handle?: RedisHandle;
-}
+/** The dependencies, with the queue of its own passes (absent without `redisUrl`). */
+export interface SeedAutoscalerDeps extends AutoscaleDeps, PassQueue {}
 
 export function createSeedAutoscalerInstance(
   opts: InstanceOptions = {},
@@ -52,17 +48,12 @@ export function createSeedAutoscalerInstance(
     {
       name: FUNCTION_NAME,
       loadConfig,
-      setup: ({ config, env, log }) => {
-        const handle = optionalRedis(config.redisUrl, FUNCTION_NAME);
-        if (!handle) log.warn('no redisUrl: no pass is queued; passes run on events (the resync) only');
-        return {
-          ...kubeFunctionDeps(FUNCTION_NAME, env, log),
-          newId: randomUUID,
-          handle,
-          schedule: handle && passScheduler(handle, FUNCTION_NAME, PASS_REF),
-          ...overrides,
-        };
-      },
+      setup: ({ config, env, log }) => ({
+        ...kubeFunctionDeps(FUNCTION_NAME, env, log),
+        newId: randomUUID,
+        ...passQueue(config.redisUrl, FUNCTION_NAME, PASS_REF, log),
+        ...overrides,
+      }),
       close: async (deps) => deps.handle?.close(),
     },
     opts,

@@ -69,7 +69,22 @@ export function passScheduler(
   };
 }
 
-/** The function's Redis connection when `url` is set (lazy: no I/O until used), else undefined. */
-export function optionalRedis(url: string | undefined, name: string): RedisHandle | undefined {
-  return url === undefined ? undefined : lazyRedis({ url, connectionName: name });
+/** What a function that queues its own passes holds: its Redis connection and the queue call. */
+export interface PassQueue {
+  handle?: RedisHandle;
+  /** Queues the next pass at a time (keeping an earlier entry); absent without Redis. */
+  schedule?: (at: Date) => Promise<void>;
+}
+
+/**
+ * The pass queue of function `name` when `url` is set (a lazy connection: no I/O until used); without
+ * one a warning says that passes then run on events only (the family's resync).
+ */
+export function passQueue(url: string | undefined, name: string, ref: ObjectRef, log: Logger): PassQueue {
+  if (url === undefined) {
+    log.warn('no redisUrl: no pass is queued; passes run on events (the resync) only');
+    return {};
+  }
+  const handle = lazyRedis({ url, connectionName: name });
+  return { handle, schedule: passScheduler(handle, name, ref) };
 }
