@@ -10,8 +10,13 @@
  * of the item, Target, Context, Events), hook-points.ts (hooks, aborts, the type check).
  */
 import { GVK } from '../../api/gvk.js';
-import { LandscaperAnnotations, type DeployItem, type Target } from '../../api/landscaper.js';
-import type { KubeClient } from '../../kube/index.js';
+import {
+  LANDSCAPER_FINALIZER,
+  LandscaperAnnotations,
+  type DeployItem,
+  type Target,
+} from '../../api/landscaper.js';
+import { isConflict, isNotFound, type KubeClient } from '../../kube/index.js';
 import {
   applyError,
   applyStepResult,
@@ -163,12 +168,30 @@ function untilDeadline(deps: RuntimeDeps, item: DeployItem, outcome: StepOutcome
   }
 }
 
-/** The locked part: the item is re-read under the lock. */
-async function lockedStep(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> {
+/**
+ * Whether the locked step may start from `known` (the item as the event carried it, or as read
+ * before the lock) instead of reading it again: an open job, not deleting, no operation, no
+ * finalizer yet. Its first write is then the finalizer, optimistic on `known`'s resourceVersion,
+ * so a write that succeeds proves `known` was the item's current version (what the read would have
+ * returned); a 409 or 404 reads it and starts over. Any other step reads first, as upstream's
+ * deployers do under the lock (pure).
+ */
+export function startsFromKnown(item: DeployItem): boolean {
+  return (
+    mustWork(item) &&
+    !isDeleting(item) &&
+    !item.metadata?.annotations?.[LandscaperAnnotations.operation] &&
+    !(item.metadata?.finalizers ?? []).includes(LANDSCAPER_FINALIZER) &&
+    Boolean(item.metadata?.resourceVersion)
+  );
+}
+
+/** The locked part: the item as known before the lock when startsFromKnown says so, else read. */
+async function lockedStep(deps: RuntimeDeps, ref: ItemRef, known?: DeployItem): Promise<RunOutcome> {
   const start = deps.now();
   let outcome: RunOutcome | 'error' = 'error';
   try {
-    outcome = await lockedWork(deps, ref);
+    outcome = await lockedWork(deps, ref, known && startsFromKnown(known) ? known : undefined);
     return outcome;
   } catch (err) {
     if (!(err instanceof HookAbort)) throw err;
@@ -186,20 +209,44 @@ async function lockedStep(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> 
   }
 }
 
-async function lockedWork(deps: RuntimeDeps, ref: ItemRef): Promise<RunOutcome> {
-  let item = await readItem(deps.host, ref);
-  if (!item) return 'gone';
-  const op = await handleOperation(deps, item);
-  if (op.stop) return 'interrupted';
-  item = op.item;
-  if (!mustWork(item)) {
-    const started = await maybeContinuous(deps, item);
-    if (!started) return 'nothing-to-do';
-    item = started;
+/** The finalizer, optimistic; `undefined` when `fromKnown` and the item moved on (read it again). */
+async function withFinalizer(
+  deps: RuntimeDeps,
+  item: DeployItem,
+  fromKnown: boolean,
+): Promise<DeployItem | undefined> {
+  try {
+    return await setFinalizer(deps, item, true);
+  } catch (err) {
+    if (fromKnown && (isConflict(err) || isNotFound(err))) return undefined;
+    throw err;
   }
+}
+
+/** The item with an open job to work on (after its operation), or why there is none. */
+async function itemToWork(
+  deps: RuntimeDeps,
+  ref: ItemRef,
+  known?: DeployItem,
+): Promise<DeployItem | RunOutcome> {
+  const read = known ?? (await readItem(deps.host, ref));
+  if (!read) return 'gone';
+  const op = await handleOperation(deps, read);
+  if (op.stop) return 'interrupted';
+  if (mustWork(op.item)) return op.item;
+  return (await maybeContinuous(deps, op.item)) ?? 'nothing-to-do';
+}
+
+async function lockedWork(deps: RuntimeDeps, ref: ItemRef, known?: DeployItem): Promise<RunOutcome> {
+  let item = await itemToWork(deps, ref, known);
+  if (typeof item === 'string') return item;
   const deleting = isDeleting(item);
   const job = startJob(item, deps.now(), deps.deployer);
-  if (!deleting) item = await setFinalizer(deps, item, true);
+  if (!deleting) {
+    const finalized = await withFinalizer(deps, item, known !== undefined);
+    if (!finalized) return lockedWork(deps, ref);
+    item = finalized;
+  }
   const working: DeployItem = { ...item, status: job.status };
   const outcome = await stepOutcome(deps, working, deleting);
   const result = await finish(deps, item, outcome);
@@ -239,7 +286,7 @@ async function underLock(deps: RuntimeDeps, ref: ItemRef, item: DeployItem): Pro
   };
   // an item no deployer has finished a job of was, as a rule, never locked: create first
   const hint = { absent: !item.status?.jobIDFinished };
-  const locked = await deps.locker.withLock(target, () => lockedStep(deps, ref), hint);
+  const locked = await deps.locker.withLock(target, () => lockedStep(deps, ref, item), hint);
   if (!locked.locked) {
     await deps.requeue(ref, deps.lockRetryMs);
     return 'locked-elsewhere';
@@ -275,7 +322,8 @@ async function takeJob(deps: RuntimeDeps, ref: ItemRef, item: DeployItem): Promi
 
 /**
  * One step of the contract for the item `ref`; `carried` is the item as the event carried it
- * (decided from without a read until the lock is held: under the lock the item is read again).
+ * (decided from without a read until the lock is held; under the lock it is read again unless the
+ * step's first write, the finalizer, checks it: startsFromKnown).
  */
 export async function reconcileItem(
   deps: RuntimeDeps,

@@ -4,12 +4,15 @@
  * functions would be): job handed out, picked up, finished with jobIDFinished == jobID in one
  * write; export Secret; nothing written for a finished item; deletion with and without
  * uninstall; missing Target; invalid and empty config; progressing timeout; interrupt;
- * test-reconcile; another replica holding the lock; another type's item never touched.
+ * test-reconcile; another replica holding the lock; another type's item never touched; the
+ * locked step starting from the object the event carried (no read: the optimistic finalizer write
+ * checks it), reading when that object is stale or already finalized.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer } from '@landscape/kube-apiserver';
+import { trafficDelta } from '@landscape/kube-apiserver/testing';
 import { GVK } from '../../../shared/api/gvk.js';
 import type { DeployItem, SyncObject } from '../../../shared/api/landscaper.js';
 import { createLogger } from '../../../shared/log/index.js';
@@ -60,7 +63,7 @@ afterEach(() => {
 });
 
 beforeAll(async () => {
-  srv = await startApiServer({ crdFiles: crdFiles(), clusters: ['main'] });
+  srv = await startApiServer({ crdFiles: crdFiles(), clusters: [{ name: 'main', countTraffic: true }] });
   redisServer = await startRedis();
   redis = lazyRedis({ url: redisServer.url });
   dir = await mkdtemp(join(tmpdir(), 'deployer-mock-'));
@@ -342,6 +345,83 @@ it('leaves an item locked by a live replica alone (requeued), and takes it over 
   expect((await pending(await redis.get(), FN)).map((q) => q.name)).toContain('contended');
   await client.delete(GVK.Pod, { namespace: 'landscape-system', name: 'replica-b' });
   expect(await reconcile('contended')).toBe('finished');
+});
+
+describe('the locked step starts from the object the event carried', () => {
+  /** A reconcile event as responsibility-check sends it: the item as its data. */
+  const reconcileCarrying = (item: DeployItem): ReturnType<typeof runDeployerEvent> =>
+    runDeployerEvent(FN, plugin, instance, {
+      type: 'dev.landscape.deployitem.reconcile',
+      deployertype: 'mock',
+      namespace: NS,
+      name: item.metadata?.name,
+      data: item,
+    });
+
+  /** The requests `fn` made, by verb and resource. */
+  async function requests(fn: () => Promise<unknown>): Promise<Record<string, number>> {
+    const traffic = srv.cluster('main').traffic!;
+    const before = traffic.snapshot();
+    await fn();
+    return Object.fromEntries(
+      Object.entries(trafficDelta(traffic.snapshot(), before)).map(([k, c]) => [k, c.requests]),
+    );
+  }
+
+  it('an open job not finalized yet: no read under the lock, the finalizer write is the check', async () => {
+    await create('carried', { config: mockConfig() });
+    await trigger('carried');
+    const carried = await get('carried');
+    let outcome: string | undefined;
+    const made = await requests(async () => {
+      outcome = await reconcileCarrying(carried);
+    });
+    expect(outcome).toBe('finished');
+    expect(made['get deployitems']).toBeUndefined();
+    expect(made['patch deployitems']).toBe(1);
+    const item = await get('carried');
+    expect(item.status?.jobIDFinished).toBe(item.status?.jobID);
+    expect(item.metadata?.finalizers).toEqual(['finalizer.landscaper.gardener.cloud']);
+  });
+
+  it('a stale carried object: the finalizer write answers 409, the item is read, nothing is lost', async () => {
+    await create('stale', { config: mockConfig() });
+    await trigger('stale');
+    const carried = await get('stale');
+    // someone else writes after the event was sent (a label the deployer must not overwrite)
+    await client.mergePatch(
+      GVK.DeployItem,
+      { namespace: NS, name: 'stale' },
+      { metadata: { labels: { team: 'a' } } },
+    );
+    let outcome: string | undefined;
+    const made = await requests(async () => {
+      outcome = await reconcileCarrying(carried);
+    });
+    expect(outcome).toBe('finished');
+    expect(made['get deployitems']).toBe(1);
+    expect(made['patch deployitems']).toBe(2);
+    const item = await get('stale');
+    expect(item.metadata?.labels).toEqual({ team: 'a' });
+    expect(item.status?.jobIDFinished).toBe(item.status?.jobID);
+  });
+
+  it('an item already finalized (a new job after a spec edit) is read under the lock, as upstream reads it', async () => {
+    await create('again', { config: mockConfig() });
+    await settle('again');
+    await client.mergePatch(
+      GVK.DeployItem,
+      { namespace: NS, name: 'again' },
+      { spec: { config: mockConfig({ providerStatus: { v: 2 } }) } },
+    );
+    await trigger('again');
+    const carried = await get('again');
+    const made = await requests(() => reconcileCarrying(carried));
+    expect(made['get deployitems']).toBe(1);
+    expect(made['patch deployitems']).toBeUndefined();
+    const item = await get('again');
+    expect(item.status?.jobIDFinished).toBe(item.status?.jobID);
+  });
 });
 
 it('never writes to an item of another type', async () => {
