@@ -355,6 +355,7 @@ describe('the locked step starts from the object the event carried', () => {
       deployertype: 'mock',
       namespace: NS,
       name: item.metadata?.name,
+      uid: item.metadata?.uid,
       data: item,
     });
 
@@ -404,6 +405,40 @@ describe('the locked step starts from the object the event carried', () => {
     const item = await get('stale');
     expect(item.metadata?.labels).toEqual({ team: 'a' });
     expect(item.status?.jobIDFinished).toBe(item.status?.jobID);
+  });
+
+  it('an item deleted after the event was sent: the finalizer write answers 404, the step ends as gone', async () => {
+    await create('deleted', { config: mockConfig() });
+    await trigger('deleted');
+    const carried = await get('deleted');
+    await client.delete(GVK.DeployItem, { namespace: NS, name: 'deleted' });
+    let outcome: string | undefined;
+    const made = await requests(async () => {
+      outcome = await reconcileCarrying(carried);
+    });
+    expect(outcome).toBe('gone');
+    expect(made['patch deployitems']).toBe(1);
+    expect(made['get deployitems']).toBe(1);
+    expect(made['patch deployitems/status']).toBeUndefined();
+  });
+
+  it('an item recreated under the same name: the old object answers 409, the new item is left alone', async () => {
+    await create('reborn', { config: mockConfig() });
+    await trigger('reborn');
+    const carried = await get('reborn');
+    await client.delete(GVK.DeployItem, { namespace: NS, name: 'reborn' });
+    await create('reborn', { config: mockConfig() });
+    const fresh = await get('reborn');
+    let outcome: string | undefined;
+    const made = await requests(async () => {
+      outcome = await reconcileCarrying(carried);
+    });
+    expect(outcome).toBe('gone');
+    expect(made['patch deployitems']).toBe(1);
+    expect(made['patch deployitems/status']).toBeUndefined();
+    const after = await get('reborn');
+    expect(after.metadata?.resourceVersion).toBe(fresh.metadata?.resourceVersion);
+    expect(after.metadata?.finalizers).toBeUndefined();
   });
 
   it('an item already finalized (a new job after a spec edit) is read under the lock, as upstream reads it', async () => {
