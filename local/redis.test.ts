@@ -90,3 +90,26 @@ describe.each(keepers)('startRedis (keeper %s): redis-server in a process group 
     scaled(60_000),
   );
 });
+
+describe('startRedis: hz', () => {
+  it("runs redis-server's cron at the hz given, and keeps its default without one", async () => {
+    const { Redis } = await import('ioredis');
+    const [slow, plain] = await Promise.all([startRedis({ hz: 1 }), startRedis()]);
+    const clients = [new Redis(slow.url), new Redis(plain.url)];
+    try {
+      expect(await clients[0].config('GET', 'hz')).toEqual(['hz', '1']);
+      expect(await clients[1].config('GET', 'hz')).toEqual(['hz', '10']);
+      // a key past its TTL is never read, whatever the cron's pace
+      await clients[0].set('k', 'v', 'PX', 50);
+      await sleep(120);
+      expect(await clients[0].get('k')).toBeNull();
+    } finally {
+      clients.forEach((c) => c.disconnect());
+      await Promise.all([slow.stop(), plain.stop()]);
+    }
+  });
+
+  it.each([0, 1.5, 501])('refuses hz %p before starting anything', async (hz) => {
+    await expect(startRedis({ hz })).rejects.toThrow(/hz must be an integer from 1 to 500/);
+  });
+});

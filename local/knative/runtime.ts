@@ -251,7 +251,8 @@ export async function startRuntime(o: RuntimeOptions): Promise<Runtime> {
 
 async function redis(o: RuntimeOptions, stoppers: Stopper[]): Promise<string> {
   if (o.redisUrl) return o.redisUrl;
-  const server: TestRedis = await startRedis();
+  // the landscape's own Redis, idle most of the time: its cron once a second (see StartRedisOptions.hz)
+  const server: TestRedis = await startRedis({ hz: 1 });
   stoppers.push(() => server.stop());
   return server.url;
 }

@@ -1,4 +1,7 @@
 import http from 'node:http';
+import tls from 'node:tls';
+import { jest } from '@jest/globals';
+import { startTestServer, type TestServer } from '../../test/support/cluster.js';
 import type { AddressInfo } from 'node:net';
 import { createKubeClient } from './client.js';
 import { kubeConfigFromYaml } from './config.js';
@@ -49,4 +52,44 @@ describe('keepAlive', () => {
       await server.close();
     }
   });
+});
+
+describe('keepAlive over TLS', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it.each([
+    [false, 4, Infinity],
+    [true, 1, 1],
+  ])(
+    'keepAlive %s: three parallel requests and one after the server closed the connections build the TLS context %i to %d time(s)',
+    async (keepAlive, least, most) => {
+      // a kept socket the server closed may be picked before its close is seen: retried, as in use
+      const client = createKubeClient(server.kc, { keepAlive, retryTransient: true });
+      const get = (): Promise<unknown> => client.request({ method: 'GET', path: '/version' });
+      let built = 0;
+      const counting = async (step: () => Promise<unknown>): Promise<void> => {
+        const contexts = jest.spyOn(tls, 'createSecureContext');
+        try {
+          await step();
+          built += contexts.mock.calls.length;
+        } finally {
+          contexts.mockRestore();
+        }
+      };
+      await counting(() => Promise.all([get(), get(), get()]));
+      // the server closes every connection (and builds its own context again: not counted)
+      const cluster = server.server.clusters()[0];
+      await cluster.stop();
+      await cluster.start();
+      await counting(get);
+      expect(built).toBeGreaterThanOrEqual(least);
+      expect(built).toBeLessThanOrEqual(most);
+    },
+  );
 });

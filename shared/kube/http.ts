@@ -11,6 +11,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import { ApiException } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeError, KubeRequestError } from './errors.js';
@@ -119,6 +120,11 @@ const IDLE_SOCKET_MS = 30_000;
  * options of the first agent client-node hands out, so the CA is parsed and the handshake done
  * once instead of on every request. The Authorization header still comes from the KubeConfig on
  * every request (tokens may be refreshed).
+ * The TLS context (CA, client certificate and key parsed into OpenSSL's) is built once for the
+ * agent too: Node builds one per connection unless `secureContext` is given, and a client opens
+ * a connection for each request in parallel and again after IDLE_SOCKET_MS (the embedded
+ * landscape's activator, between one-minute ticks, did so for every tick). The agent's TLS session
+ * cache (Node's default) lets such a new connection resume the session.
  */
 export class KeepAliveAgents {
   private agent: http.Agent | undefined;
@@ -127,7 +133,10 @@ export class KeepAliveAgents {
     if (this.agent) return this.agent;
     const options = { ...((base as { options?: https.AgentOptions } | undefined)?.options ?? {}) };
     const keep = { ...options, keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: 64 };
-    this.agent = url.protocol === 'http:' ? new http.Agent(keep) : new https.Agent(keep);
+    this.agent =
+      url.protocol === 'http:'
+        ? new http.Agent(keep)
+        : new https.Agent({ ...keep, secureContext: tls.createSecureContext(options) });
     return this.agent;
   }
 
