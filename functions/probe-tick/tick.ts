@@ -6,8 +6,14 @@
  * decides each shoot (./prober.ts) and runs what is due — a probe, or the next pass
  * of a scaling flow — with bounded concurrency; then it sleeps until the next due time. A pass
  * after which no prober is running (no Cluster, or every one skipped) ends the invocation at once:
- * the replica does not idle through the span when there is nothing to probe; a Cluster that
- * appears is picked up by the next tick (upstream starts a prober on the Cluster event).
+ * the replica does not idle through the span when there is nothing to probe.
+ *
+ * The next invocation is queued by the invocation itself (`queuePass`, a requeue entry that
+ * requeue-tick hands over; no PingSource a minute): when its last pass left a prober running, one
+ * due at once after the span (the next requeue tick starts it); and, when it starts while probers
+ * have state (`running` not empty), one due at the end of its span first, so that an invocation
+ * that dies mid-span is followed all the same. A seed without Clusters queues nothing; a Cluster
+ * that appears starts an invocation by its event (upstream starts a prober on the Cluster event).
  *
  * Redis (family `prober`): `shoot:<namespace>` the ProberState as JSON; `running` the set of
  * namespaces with a state (for removing states of deleted Clusters); `ticker` the lease.
@@ -44,6 +50,8 @@ export interface TickDeps extends ProbeDeps, ScaleDeps {
   owner: string;
   /** Aborted when the process is told to stop (SIGTERM): the loop ends after the current pass. */
   signal?: AbortSignal;
+  /** Queues the next invocation at a time (ms; an earlier queued one is kept); absent: none. */
+  queuePass?: (atMs: number) => Promise<void>;
 }
 
 export interface TickSummary {
@@ -52,6 +60,8 @@ export interface TickSummary {
   passes: number;
   probes: number;
   flowPasses: number;
+  /** The last pass left a prober running (the next invocation is queued). */
+  probing: boolean;
 }
 
 interface Pass {
@@ -229,19 +239,33 @@ function finished(p: Pass, now: number, end: number, signal: AbortSignal | undef
 export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<TickSummary> {
   const redis = await deps.redis();
   if (!(await acquireLease(redis, TICKER_KEY, deps.owner, LEASE_TTL_MS)))
-    return { ran: false, passes: 0, probes: 0, flowPasses: 0 };
+    return { ran: false, passes: 0, probes: 0, flowPasses: 0, probing: false };
+  const end = deps.now() + config.tickSpanMs;
+  const summary = await passesUntil(deps, config, redis, end);
+  // after the lease is released: the invocation it starts must find it free
+  if (summary.probing) await deps.queuePass?.(deps.now());
+  return summary;
+}
+
+/** The passes of one invocation under the ticker lease (released at the end). */
+async function passesUntil(
+  deps: TickDeps,
+  config: ProbeTickConfig,
+  redis: Redis,
+  end: number,
+): Promise<TickSummary> {
   const renew = setInterval(() => {
     void renewLease(redis, TICKER_KEY, deps.owner, LEASE_TTL_MS).catch(() => undefined);
   }, LEASE_RENEW_MS);
   renew.unref();
-  const summary: TickSummary = { ran: true, passes: 0, probes: 0, flowPasses: 0 };
-  const end = deps.now() + config.tickSpanMs;
+  const summary: TickSummary = { ran: true, passes: 0, probes: 0, flowPasses: 0, probing: false };
   let clusters: Cluster[] = [];
   let listedAt = -Infinity;
   // parsed probe kubeconfigs by Secret resourceVersion, for this invocation (memory only)
   const kubeConfigs: KubeConfigCache = new Map();
   let viewDeps: TickDeps = deps;
   try {
+    if (deps.queuePass && (await redis.scard(RUNNING_KEY)) > 0) await deps.queuePass(end);
     do {
       if (deps.now() - listedAt >= RELIST_MS) {
         const listed = await listClusters(deps);
@@ -260,6 +284,7 @@ export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<
       summary.passes++;
       summary.probes += p.probes;
       summary.flowPasses += p.flowPasses;
+      summary.probing = p.nextDue !== Infinity;
       const now = deps.now();
       if (finished(p, now, end, deps.signal)) break;
       const wake = Math.min(p.nextDue, end, listedAt + RELIST_MS);

@@ -276,7 +276,13 @@ it('one loop at a time: a tick that finds the ticker lease held returns at once'
   try {
     const r = await instance.ready();
     if (!r.ok) throw new Error('not ready');
-    expect(await runTick(r.deps, r.config)).toEqual({ ran: false, passes: 0, probes: 0, flowPasses: 0 });
+    expect(await runTick(r.deps, r.config)).toEqual({
+      ran: false,
+      passes: 0,
+      probes: 0,
+      flowPasses: 0,
+      probing: false,
+    });
   } finally {
     await client.del(TICKER_KEY);
   }
