@@ -4,9 +4,9 @@
  * CONCURRENT_RECONCILES overrides; without a file, upstream's example config. Two settings of the
  * function itself (not part of upstream's format, so they are environment variables only):
  *
- * - PROBE_TICK_SPAN (Go duration, default 50s): how long one invocation keeps probing. A
- *   PingSource ticks once a minute, so sub-minute probe intervals are served by repeating passes
- *   inside an invocation; 0 runs a single pass.
+ * - PROBE_TICK_SPAN (Go duration, default 50s): how long one invocation keeps probing. The next
+ *   invocation starts with requeue-tick's next tick (once a minute on Knative), so sub-minute probe
+ *   intervals are served by repeating passes inside an invocation; 0 runs a single pass.
  * - PROBE_CONCURRENCY (default 50): shoots probed at once.
  *
  * REDIS_URL (the probers' state) comes from the environment. Every problem is listed.

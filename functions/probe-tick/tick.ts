@@ -8,12 +8,14 @@
  * after which no prober is running (no Cluster, or every one skipped) ends the invocation at once:
  * the replica does not idle through the span when there is nothing to probe.
  *
- * The next invocation is queued by the invocation itself (`queuePass`, a requeue entry that
- * requeue-tick hands over; no PingSource a minute): when its last pass left a prober running, one
- * due at once after the span (the next requeue tick starts it); and, when it starts while probers
- * have state (`running` not empty), one due at the end of its span first, so that an invocation
- * that dies mid-span is followed all the same. A seed without Clusters queues nothing; a Cluster
- * that appears starts an invocation by its event (upstream starts a prober on the Cluster event).
+ * The next invocation is queued by the invocation itself (`queuePass`, one requeue entry for the
+ * function, the earliest time kept, handed over by requeue-tick; no PingSource a minute): after a
+ * first pass that left a prober running, one due at the end of the span (an invocation that dies
+ * mid-span is followed all the same); at the end, one due at once while a prober runs, or a retry
+ * after RETRY_MS when the Clusters could not be listed. An invocation that finds the ticker lease
+ * held queues one for when the lease runs out (its holder may have died). A seed without a running
+ * prober queues nothing; a Cluster added, changed or deleted starts an invocation by its event
+ * (upstream starts and stops probers on the Cluster's events), the resync any lost chain.
  *
  * Redis (family `prober`): `shoot:<namespace>` the ProberState as JSON; `running` the set of
  * namespaces with a state (for removing states of deleted Clusters); `ticker` the lease.
@@ -40,6 +42,8 @@ const LEASE_RENEW_MS = 5_000;
 const RELIST_MS = 5_000;
 /** Shortest pause between passes. */
 const MIN_PAUSE_MS = 200;
+/** The next invocation after one that could not list the Clusters. */
+export const RETRY_MS = 30_000;
 
 export interface TickDeps extends ProbeDeps, ScaleDeps {
   redis: () => Promise<Redis>;
@@ -62,6 +66,19 @@ export interface TickSummary {
   flowPasses: number;
   /** The last pass left a prober running (the next invocation is queued). */
   probing: boolean;
+  /** The Clusters could not be listed (the next invocation is queued after RETRY_MS). */
+  listFailed: boolean;
+}
+
+/**
+ * When the invocation after one that ended at `now` is due (pure): at once while a prober runs,
+ * after RETRY_MS when the Clusters could not be listed, none otherwise (a Cluster's event or the
+ * resync starts the next).
+ */
+export function nextInvocationAt(summary: TickSummary, now: number): number | undefined {
+  if (!summary.ran) return now + LEASE_TTL_MS;
+  if (summary.probing) return now;
+  return summary.listFailed ? now + RETRY_MS : undefined;
 }
 
 interface Pass {
@@ -221,15 +238,15 @@ async function listClusters(deps: TickDeps): Promise<Cluster[] | undefined> {
   try {
     return (await deps.seed.list<Cluster>(GVK.Cluster)).items;
   } catch (err) {
-    deps.log.error('cannot list Clusters; probing resumes on the next tick', { error: String(err) });
+    deps.log.error('cannot list Clusters; probing resumes with the next invocation', { error: String(err) });
     return undefined;
   }
 }
 
 /**
  * The invocation ends after this pass: its span is over, it is told to stop, or no prober is
- * running (no Cluster, or none to probe), so nothing is due before a Cluster changes and the next
- * tick looks again (upstream's probers start on Cluster events).
+ * running (no Cluster, or none to probe), so nothing is due before a Cluster changes (its event
+ * starts the next invocation, as upstream's probers start on Cluster events).
  */
 function finished(p: Pass, now: number, end: number, signal: AbortSignal | undefined): boolean {
   return p.nextDue === Infinity || now >= end || signal?.aborted === true;
@@ -238,13 +255,43 @@ function finished(p: Pass, now: number, end: number, signal: AbortSignal | undef
 /** One invocation: passes until the span is over (at least one), under the ticker lease. */
 export async function runTick(deps: TickDeps, config: ProbeTickConfig): Promise<TickSummary> {
   const redis = await deps.redis();
-  if (!(await acquireLease(redis, TICKER_KEY, deps.owner, LEASE_TTL_MS)))
-    return { ran: false, passes: 0, probes: 0, flowPasses: 0, probing: false };
-  const end = deps.now() + config.tickSpanMs;
-  const summary = await passesUntil(deps, config, redis, end);
+  const held = !(await acquireLease(redis, TICKER_KEY, deps.owner, LEASE_TTL_MS));
+  const summary = held
+    ? { ran: false, passes: 0, probes: 0, flowPasses: 0, probing: false, listFailed: false }
+    : await passesUntil(deps, config, redis, deps.now() + config.tickSpanMs);
   // after the lease is released: the invocation it starts must find it free
-  if (summary.probing) await deps.queuePass?.(deps.now());
+  const next = nextInvocationAt(summary, deps.now());
+  if (next !== undefined) await deps.queuePass?.(next);
   return summary;
+}
+
+/** `deps` with a new view of the seed (lists taken on first use, ./seedview.ts). */
+function withSeedView(deps: TickDeps, config: ProbeTickConfig, cache: KubeConfigCache): TickDeps {
+  const view = createSeedView({
+    seed: deps.seed,
+    mapper: deps.mapper,
+    secretName: config.prober.kubeConfigSecretName,
+    cache,
+  });
+  return { ...deps, view };
+}
+
+/**
+ * Counts a pass; after the first that left a prober running, queues the end of the span as the
+ * next invocation, should this one die before it queues its own.
+ */
+async function recordPass(
+  deps: TickDeps,
+  config: ProbeTickConfig,
+  summary: TickSummary,
+  p: Pass,
+  end: number,
+): Promise<void> {
+  summary.passes++;
+  summary.probes += p.probes;
+  summary.flowPasses += p.flowPasses;
+  summary.probing = p.nextDue !== Infinity;
+  if (summary.passes === 1 && summary.probing && config.tickSpanMs > 0) await deps.queuePass?.(end);
 }
 
 /** The passes of one invocation under the ticker lease (released at the end). */
@@ -258,33 +305,31 @@ async function passesUntil(
     void renewLease(redis, TICKER_KEY, deps.owner, LEASE_TTL_MS).catch(() => undefined);
   }, LEASE_RENEW_MS);
   renew.unref();
-  const summary: TickSummary = { ran: true, passes: 0, probes: 0, flowPasses: 0, probing: false };
+  const summary: TickSummary = {
+    ran: true,
+    passes: 0,
+    probes: 0,
+    flowPasses: 0,
+    probing: false,
+    listFailed: false,
+  };
   let clusters: Cluster[] = [];
   let listedAt = -Infinity;
   // parsed probe kubeconfigs by Secret resourceVersion, for this invocation (memory only)
   const kubeConfigs: KubeConfigCache = new Map();
   let viewDeps: TickDeps = deps;
   try {
-    if (deps.queuePass && (await redis.scard(RUNNING_KEY)) > 0) await deps.queuePass(end);
     do {
       if (deps.now() - listedAt >= RELIST_MS) {
         const listed = await listClusters(deps);
+        summary.listFailed = listed === undefined;
         if (listed === undefined) break;
         clusters = listed;
         listedAt = deps.now();
-        const view = createSeedView({
-          seed: deps.seed,
-          mapper: deps.mapper,
-          secretName: config.prober.kubeConfigSecretName,
-          cache: kubeConfigs,
-        });
-        viewDeps = { ...deps, view };
+        viewDeps = withSeedView(deps, config, kubeConfigs);
       }
       const p = await pass(viewDeps, config, clusters);
-      summary.passes++;
-      summary.probes += p.probes;
-      summary.flowPasses += p.flowPasses;
-      summary.probing = p.nextDue !== Infinity;
+      await recordPass(deps, config, summary, p, end);
       const now = deps.now();
       if (finished(p, now, end, deps.signal)) break;
       const wake = Math.min(p.nextDue, end, listedAt + RELIST_MS);

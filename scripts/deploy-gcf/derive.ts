@@ -7,7 +7,9 @@
  * (serverless/serverless-google-cloudfunctions package/lib/compileFunctions.js: `handler` is the
  * entry point, `memorySize` in MB, `timeout` as "60s", `maxInstances`, `environment` of the
  * provider and of the function merged, `labels`, one `http` event), `${env:NAME}` and
- * `${env:NAME, 'default'}` from the environment given.
+ * `${env:NAME, 'default'}` from the environment given. Two keys of the 2nd generation that the
+ * plugin (1st generation) does not know: `concurrency` (requests one instance serves at once,
+ * `--concurrency`; more than 1 needs a whole CPU) and `cpu` (`--cpu`).
  */
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -107,12 +109,24 @@ interface FunctionEntry {
   memoryMb: number;
   timeout?: string;
   maxInstances?: string;
+  concurrency?: string;
+  cpu?: string;
   env: Record<string, string>;
+}
+
+function concurrencyProblems(name: string, e: Json): string[] {
+  const concurrency = Number(str(e['concurrency']) ?? '1');
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000)
+    return [`functions.${name}: concurrency must be a whole number from 1 to 1000`];
+  if (concurrency > 1 && !(Number(str(e['cpu']) ?? '0') >= 1))
+    return [`functions.${name}: concurrency above 1 needs cpu: 1 or more (Cloud Run functions' rule)`];
+  return [];
 }
 
 function entryProblems(name: string, e: Json): string[] {
   const out: string[] = [];
   if (!str(e['handler'])) out.push(`functions.${name}: no handler`);
+  out.push(...concurrencyProblems(name, e));
   const events = arr(e['events']);
   if (events.length !== 1 || str(rec(events[0])['http']) === undefined)
     out.push(
@@ -132,6 +146,8 @@ function entries(doc: Json, env: Env, missing: Set<string>, problems: string[]):
     const vars = { ...rec(provider['environment']), ...rec(e['environment']) };
     const timeout = str(e['timeout'] ?? provider['timeout']);
     const maxInstances = str(e['maxInstances']);
+    const concurrency = str(e['concurrency']);
+    const cpu = str(e['cpu']);
     return [
       {
         name,
@@ -139,6 +155,8 @@ function entries(doc: Json, env: Env, missing: Set<string>, problems: string[]):
         memoryMb: Number(e['memorySize'] ?? provider['memorySize'] ?? DEFAULT_MEMORY_MB),
         ...(timeout ? { timeout } : {}),
         ...(maxInstances ? { maxInstances } : {}),
+        ...(concurrency ? { concurrency } : {}),
+        ...(cpu ? { cpu } : {}),
         env: Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, resolve(v)])),
       },
     ];
@@ -170,6 +188,8 @@ function functionSteps(doc: Json, f: FunctionEntry, runtime: string, o: DeployOp
     ...['--trigger-http', '--no-allow-unauthenticated', '--memory', `${f.memoryMb}Mi`],
     ...(f.timeout ? ['--timeout', f.timeout] : []),
     ...(f.maxInstances ? ['--max-instances', f.maxInstances] : []),
+    ...(f.cpu ? ['--cpu', f.cpu] : []),
+    ...(f.concurrency ? ['--concurrency', f.concurrency] : []),
     ...(Object.keys(f.env).length > 0 ? ['--set-env-vars', envVarsFlag(f.env)] : []),
     ...['--set-secrets', `K_SINK_TOKEN=${tokenSecret(o)}`],
     ...labelsFlag(doc),

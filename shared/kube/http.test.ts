@@ -1,9 +1,11 @@
 import http from 'node:http';
+import https from 'node:https';
 import tls from 'node:tls';
 import { jest } from '@jest/globals';
 import { startTestServer, type TestServer } from '../../test/support/cluster.js';
 import type { AddressInfo } from 'node:net';
 import { createKubeClient } from './client.js';
+import { KeepAliveAgents } from './http.js';
 import { kubeConfigFromYaml } from './config.js';
 
 /** A plain-HTTP server that answers `{}` and counts the connections it accepts. */
@@ -92,4 +94,34 @@ describe('keepAlive over TLS', () => {
       expect(built).toBeLessThanOrEqual(most);
     },
   );
+});
+
+describe('KeepAliveAgents', () => {
+  const url = new URL('https://127.0.0.1:6443/');
+  const base = (options: https.AgentOptions): https.Agent => new https.Agent(options);
+
+  // (http: so that no TLS context is built from these stand-in PEMs; the identity counts the same)
+  it('keeps one agent while the TLS identity is the same, and a new one when it changes', () => {
+    const url = new URL('http://127.0.0.1:6443/');
+    const agents = new KeepAliveAgents();
+    try {
+      const first = agents.agentFor(base({ ca: 'CA', cert: 'C1', key: 'K1' }), url);
+      expect(first).toBeInstanceOf(http.Agent);
+      expect(agents.agentFor(base({ ca: 'CA', cert: 'C1', key: 'K1' }), url)).toBe(first);
+      // a client certificate renewed (an exec plugin's): a new agent with it
+      const renewed = agents.agentFor(base({ ca: 'CA', cert: 'C2', key: 'K2' }), url);
+      expect(renewed).not.toBe(first);
+      expect((renewed as http.Agent & { options: https.AgentOptions }).options.cert).toBe('C2');
+    } finally {
+      agents.destroy();
+    }
+  });
+
+  it("uses a proxy agent (another class than Node's) as given", () => {
+    class ProxyAgent extends https.Agent {}
+    const proxy = new ProxyAgent({ ca: 'CA' });
+    const agents = new KeepAliveAgents();
+    expect(agents.agentFor(proxy, url)).toBe(proxy);
+    proxy.destroy();
+  });
 });

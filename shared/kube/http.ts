@@ -128,15 +128,25 @@ const IDLE_SOCKET_MS = 30_000;
  */
 export class KeepAliveAgents {
   private agent: http.Agent | undefined;
+  private identity = '';
 
+  /**
+   * The kept agent for `base` (client-node's agent of this request). A proxy agent (another class
+   * than Node's own) is used as given: its connections go through the proxy. When the TLS
+   * identity changes (a client certificate an exec plugin renewed), a new agent replaces the kept one.
+   */
   agentFor(base: http.Agent | undefined, url: URL): http.Agent | undefined {
-    if (this.agent) return this.agent;
+    if (base && base.constructor !== http.Agent && base.constructor !== https.Agent) return base;
     const options = { ...((base as { options?: https.AgentOptions } | undefined)?.options ?? {}) };
+    const identity = tlsIdentity(options);
+    if (this.agent && identity === this.identity) return this.agent;
+    this.agent?.destroy();
     const keep = { ...options, keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: 64 };
     this.agent =
       url.protocol === 'http:'
         ? new http.Agent(keep)
         : new https.Agent({ ...keep, secureContext: tls.createSecureContext(options) });
+    this.identity = identity;
     return this.agent;
   }
 
@@ -145,6 +155,18 @@ export class KeepAliveAgents {
     this.agent?.destroy();
     this.agent = undefined;
   }
+}
+
+/** What the TLS context is built from (CA, client certificate and key), as one comparable string. */
+function tlsIdentity(o: https.AgentOptions): string {
+  const part = (v: unknown): string => {
+    if (v === undefined) return '';
+    if (typeof v === 'string') return v;
+    if (Buffer.isBuffer(v)) return v.toString('base64');
+    if (Array.isArray(v)) return v.map(part).join(',');
+    return JSON.stringify(v) ?? '';
+  };
+  return [o.ca, o.cert, o.key, o.pfx, o.passphrase].map(part).join('|');
 }
 
 function requestHeaders(

@@ -179,6 +179,36 @@ describe('deploySteps', () => {
     ]);
   });
 
+  it('passes concurrency and cpu (2nd generation), and refuses concurrency above 1 without a whole CPU', () => {
+    const fn = (extra: Record<string, unknown>): Record<string, unknown> => ({
+      handler: 'probeTick',
+      events: [{ http: 'probe-tick' }],
+      ...extra,
+    });
+    const ok = deploySteps({ ...DOC, custom: {}, functions: { p: fn({ concurrency: 10, cpu: 1 }) } }, O, env);
+    expect(ok.problems).toEqual([]);
+    const [deploy] = runs(ok.steps).filter((s) => s.argv[3] === 'p');
+    expect(flag(deploy.argv, '--concurrency')).toBe('10');
+    expect(flag(deploy.argv, '--cpu')).toBe('1');
+    const bad = deploySteps(
+      {
+        ...DOC,
+        custom: {},
+        functions: { a: fn({ concurrency: 10 }), b: fn({ concurrency: 0 }), c: fn({ concurrency: 'x' }) },
+      },
+      O,
+      env,
+    );
+    expect(bad.problems).toEqual([
+      "functions.a: concurrency above 1 needs cpu: 1 or more (Cloud Run functions' rule)",
+      'functions.b: concurrency must be a whole number from 1 to 1000',
+      'functions.c: concurrency must be a whole number from 1 to 1000',
+    ]);
+    const plain = runs(deploySteps(DOC, O, env).steps).flatMap((s) => s.argv);
+    expect(plain).not.toContain('--concurrency');
+    expect(plain).not.toContain('--cpu');
+  });
+
   it("derives a deploy for every function of the repository's serverless.yml", () => {
     const doc = parseYaml(readFileSync('serverless.yml', 'utf8')) as {
       functions: Record<string, { handler: string }>;

@@ -1,11 +1,13 @@
 /**
  * probe-tick queues its own next invocation (issue 16: no PingSource a minute): an invocation whose
  * last pass left a prober running queues the next one due at once (requeue-tick hands it over);
- * one that starts while probers have state first queues one due at the end of its span (an
- * invocation that dies mid-span is followed all the same); a seed without Clusters queues nothing,
- * and the chain ends one invocation after the last Cluster is gone. Which events start an
- * invocation. Embedded API server (the seed only: the probes fail, which keeps the prober
- * running) and a private redis-server.
+ * after a first pass that left one running it queues one due at the end of its span (an
+ * invocation that dies mid-span is followed all the same); one that finds the ticker lease held
+ * queues one for when the lease runs out; one that cannot list the Clusters retries after
+ * RETRY_MS; a seed without Clusters queues nothing, nor does the invocation that sees the last
+ * Cluster gone. Which events start an invocation. Embedded API server (the seed only: the probes
+ * fail, which keeps the prober running) and a private redis-server. The chain's cases run in
+ * order (the Cluster of the third is the one the later ones see).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,7 +27,14 @@ import {
   runProbeTickEvent,
   startsTick,
 } from '../../../functions/probe-tick/handler.js';
-import { RUNNING_KEY } from '../../../functions/probe-tick/tick.js';
+import {
+  nextInvocationAt,
+  RETRY_MS,
+  RUNNING_KEY,
+  TICKER_KEY,
+  type TickSummary,
+} from '../../../functions/probe-tick/tick.js';
+import type { KubeClient as Seed } from '../../../shared/kube/index.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 
 const NS = 'shoot--p--chain';
@@ -45,7 +54,7 @@ let client: Redis;
 let dir: string;
 let seed: KubeClient;
 let kubeconfig: string;
-const log = createLogger({ name: 'probe-tick', level: 'silent' });
+const log = createLogger({ name: 'probe-tick', level: 'error' });
 
 function cluster(): Record<string, unknown> {
   return {
@@ -72,7 +81,7 @@ function cluster(): Record<string, unknown> {
 
 function instanceWith(
   span: string,
-  queuePass?: (atMs: number) => Promise<void>,
+  overrides: { queuePass?: (atMs: number) => Promise<void>; seed?: Seed } = {},
 ): ReturnType<typeof createProbeTickInstance> {
   return createProbeTickInstance(
     {
@@ -85,7 +94,7 @@ function instanceWith(
       readFile: () => Promise.resolve(CONFIG),
       log,
     },
-    queuePass ? { queuePass } : {},
+    overrides,
   );
 }
 
@@ -134,6 +143,31 @@ describe('startsTick', () => {
   });
 });
 
+describe('nextInvocationAt', () => {
+  const summary = (s: Partial<TickSummary>): TickSummary => ({
+    ran: true,
+    passes: 1,
+    probes: 0,
+    flowPasses: 0,
+    probing: false,
+    listFailed: false,
+    ...s,
+  });
+  it.each([
+    ['a prober running: at once', summary({ probing: true }), 1_000],
+    ['none running: none', summary({}), undefined],
+    ['the Clusters not listed: a retry', summary({ listFailed: true }), 1_000 + RETRY_MS],
+    [
+      'the list failed after a pass that probed: at once',
+      summary({ listFailed: true, probing: true }),
+      1_000,
+    ],
+    ['the lease held: when it runs out', summary({ ran: false, passes: 0 }), 16_000],
+  ])('%s', (_name, s, expected) => {
+    expect(nextInvocationAt(s, 1_000)).toBe(expected);
+  });
+});
+
 describe('the chain of invocations', () => {
   it('a seed without Clusters: one invocation, nothing queued', async () => {
     const instance = instanceWith('0s');
@@ -162,14 +196,15 @@ describe('the chain of invocations', () => {
     await seed.create(GVK.Cluster, cluster());
     const instance = instanceWith('0s');
     try {
+      const before = Date.now();
       const summary = await runProbeTickEvent(instance, {
         type: 'dev.knative.apiserver.ref.add',
         kind: 'Cluster',
       });
-      expect(summary).toMatchObject({ ran: true, probing: true, probes: 1 });
       const after = Date.now();
-      const [at, ...rest] = await queued();
-      expect(rest).toEqual([]);
+      expect(summary).toMatchObject({ ran: true, probing: true, probes: 1 });
+      const [at] = await queued();
+      expect(at).toBeGreaterThanOrEqual(before);
       expect(at).toBeLessThanOrEqual(after);
       expect(await client.sismember(RUNNING_KEY, NS)).toBe(1);
     } finally {
@@ -177,12 +212,14 @@ describe('the chain of invocations', () => {
     }
   });
 
-  it('an invocation that starts while probers have state queues the end of its span first, then the next at once', async () => {
+  it('after a first pass that left a prober running, the end of the span is queued; at the end, the next at once', async () => {
     await handOver();
     const calls: number[] = [];
-    const instance = instanceWith('1s', (atMs) => {
-      calls.push(atMs);
-      return Promise.resolve();
+    const instance = instanceWith('1s', {
+      queuePass: (atMs) => {
+        calls.push(atMs);
+        return Promise.resolve();
+      },
     });
     try {
       const started = Date.now();
@@ -190,35 +227,66 @@ describe('the chain of invocations', () => {
       const ended = Date.now();
       expect(summary).toMatchObject({ ran: true, probing: true });
       expect(calls).toHaveLength(2);
-      // the end of the span, queued before the first pass
+      // the end of the span (1 s after the start), queued after the first pass
       expect(calls[0]).toBeGreaterThanOrEqual(started + 1_000);
       expect(calls[0]).toBeLessThanOrEqual(ended + 1_000);
-      // the next invocation, due when this one ended
-      expect(calls[1]).toBeGreaterThanOrEqual(calls[0] - 1_000);
+      // the next invocation, due when this one ended: after its 1 s span
+      expect(calls[1]).toBeGreaterThanOrEqual(started + 1_000);
       expect(calls[1]).toBeLessThanOrEqual(ended);
     } finally {
       await instance.close();
     }
   });
 
-  it('the Cluster deleted: the invocation that sees it queues only its span end, the next one nothing', async () => {
-    await seed.delete(GVK.Cluster, undefined, NS);
+  it('the ticker lease held: nothing probed, the next invocation queued for when the lease runs out', async () => {
+    await handOver();
+    await client.set(TICKER_KEY, 'a-dead-invocation', 'PX', 15_000);
     const instance = instanceWith('0s');
     try {
-      const first = await runProbeTickEvent(instance, {
-        type: 'dev.knative.apiserver.ref.delete',
-        kind: 'Cluster',
-      });
-      expect(first).toMatchObject({ ran: true, probing: false });
-      // its prober still had state when it started: the entry queued then is handed over once more
-      expect(await queued()).toHaveLength(1);
-      expect(await client.sismember(RUNNING_KEY, NS)).toBe(0);
-      await handOver();
-      const second = await runProbeTickEvent(instance, {
+      const before = Date.now();
+      const summary = await runProbeTickEvent(instance, {
         type: 'dev.landscape.requeue',
         target: FUNCTION_NAME,
       });
-      expect(second).toMatchObject({ ran: true, probing: false });
+      const after = Date.now();
+      expect(summary).toMatchObject({ ran: false, probes: 0 });
+      const [at] = await queued();
+      expect(at).toBeGreaterThanOrEqual(before + 15_000);
+      expect(at).toBeLessThanOrEqual(after + 15_000);
+    } finally {
+      await client.del(TICKER_KEY);
+      await instance.close();
+    }
+  });
+
+  it('the Clusters cannot be listed: a retry is queued', async () => {
+    await handOver();
+    const down = { list: () => Promise.reject(new Error('connection refused')) } as unknown as Seed;
+    const instance = instanceWith('0s', { seed: down });
+    try {
+      const before = Date.now();
+      const summary = await runProbeTick(instance);
+      const after = Date.now();
+      expect(summary).toMatchObject({ ran: true, passes: 0, listFailed: true, probing: false });
+      const [at] = await queued();
+      expect(at).toBeGreaterThanOrEqual(before + RETRY_MS);
+      expect(at).toBeLessThanOrEqual(after + RETRY_MS);
+    } finally {
+      await instance.close();
+    }
+  });
+
+  it('the Cluster deleted: the invocation that sees it removes its prober and queues nothing', async () => {
+    await handOver();
+    await seed.delete(GVK.Cluster, { name: NS });
+    const instance = instanceWith('0s');
+    try {
+      const summary = await runProbeTickEvent(instance, {
+        type: 'dev.knative.apiserver.ref.delete',
+        kind: 'Cluster',
+      });
+      expect(summary).toMatchObject({ ran: true, probing: false });
+      expect(await client.sismember(RUNNING_KEY, NS)).toBe(0);
       expect(await queued()).toEqual([]);
     } finally {
       await instance.close();

@@ -282,6 +282,7 @@ it('one loop at a time: a tick that finds the ticker lease held returns at once'
       probes: 0,
       flowPasses: 0,
       probing: false,
+      listFailed: false,
     });
   } finally {
     await client.del(TICKER_KEY);
