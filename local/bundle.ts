@@ -28,7 +28,6 @@ import {
 } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { makeBundlesAscii } from './bundle-ascii.js';
 import { buildLock, fromCache, toCache, type CacheManifest, type InputStats } from './bundle-cache.js';
 import { inputsOfRun } from './bundle-inputs.js';
 import { COLD_FILES, copyColdFiles } from './bundle-cold.js';
@@ -122,7 +121,7 @@ function cacheKey(o: BundleOptions, handler: string): string {
     handler,
     esbuild: esbuildVersion,
     node: process.version,
-    format: isCommonJs(o) ? 'cjs+preload+lazy2+mime+builtins+deps+cold+ascii' : 'esm',
+    format: isCommonJs(o) ? 'cjs+preload+lazy2+mime+builtins+deps+cold' : 'esm',
     // the start script of the package.json beside the bundle names them
     flags: REPLICA_V8_FLAGS,
     // what the plugins leave lazy or cold (a change to a list must build again)
@@ -377,14 +376,11 @@ async function buildGroup(
   const built = new Map<Target, { bytes: number; inputs: CacheManifest['inputs'] }>();
   const sources = group.map((t) => ({ dir: t.dir, source: dirname(handlerOf(t.o)) }));
   const inputs = await inputsOfRun(sources, result.metafile);
-  if (commonjs) {
+  if (commonjs)
     await copyColdFiles(
       result.metafile,
       group.map((t) => t.file),
     );
-    // before the cache takes them (./bundle-ascii.ts)
-    await makeBundlesAscii(group.flatMap((t) => [t.file, join(t.dir, 'preload.cjs')]));
-  }
   for (const [i, t] of group.entries()) {
     await writeFile(join(t.dir, 'package.json'), packageJson(t.o.name, t.o.kind, commonjs));
     if (commonjs) await writeFile(join(t.dir, 'server.js'), SERVER_JS);

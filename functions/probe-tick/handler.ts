@@ -3,10 +3,11 @@
  * passes over every probe-able shoot of the seed for PROBE_TICK_SPAN (./tick.ts): API-server and
  * node-lease probes, and the level-ordered scaling of the dependents, with each shoot's schedule
  * and scaling progress kept in Redis. What starts one: its own queued next invocation
- * (`dev.landscape.requeue` for probe-tick from requeue-tick, queued while a prober runs), a
- * Cluster added or deleted (its API-server source, as upstream starts and stops a prober on the
+ * (`dev.landscape.requeue` for probe-tick from requeue-tick, queued while a prober runs, when the
+ * ticker lease was held, or after a failed Cluster list: ./tick.ts nextInvocationAt), a Cluster
+ * added, changed or deleted (its API-server source, as upstream starts and stops a prober on the
  * Cluster's events), and its resync ping every five minutes (a lost queue entry); a seed without
- * Clusters starts no replica between resyncs (issue 16: a PingSource woke it every minute).
+ * a running prober starts no replica between resyncs (issue 16: a PingSource woke it every minute).
  * Config: CONFIG_FILE (the seed's prober YAML), REDIS_URL, PROBE_TICK_SPAN, PROBE_CONCURRENCY.
  */
 import { randomUUID } from 'node:crypto';

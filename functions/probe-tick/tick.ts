@@ -24,6 +24,7 @@ import pLimit from 'p-limit';
 import { GVK } from '../../shared/api/gvk.js';
 import type { Cluster } from '../../shared/api/extensions.js';
 import { acquireLease, keyspace, releaseLease, renewLease, type Redis } from '../../shared/redis/index.js';
+import { statusCode } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import { startFlow } from './flow.js';
 import { afterProbe, decideShoot, withFlow, type ProberState, type ShootTick } from './prober.js';
@@ -66,7 +67,10 @@ export interface TickSummary {
   flowPasses: number;
   /** The last pass left a prober running (the next invocation is queued). */
   probing: boolean;
-  /** The Clusters could not be listed (the next invocation is queued after RETRY_MS). */
+  /**
+   * The Clusters could not be listed for a reason that may pass (no answer, 5xx, 429): the next
+   * invocation is queued after RETRY_MS. Not for 401, 403 or 404.
+   */
   listFailed: boolean;
 }
 
@@ -233,13 +237,31 @@ async function pass(deps: TickDeps, config: ProbeTickConfig, clusters: readonly 
   return out;
 }
 
-/** The seed's Clusters; undefined (logged) when the API server does not answer. */
-async function listClusters(deps: TickDeps): Promise<Cluster[] | undefined> {
+/**
+ * An answer no retry changes (the Cluster kind not served, the list not allowed): left to a
+ * Cluster's event and the resync, as a retry every RETRY_MS would start a replica a minute for ever.
+ */
+function isLasting(err: unknown): boolean {
+  const code = statusCode(err);
+  return code === 401 || code === 403 || code === 404;
+}
+
+/**
+ * The seed's Clusters; 'retry' (logged) when the API server does not answer or fails, 'lasting'
+ * (logged) when no retry would change the answer.
+ */
+async function listClusters(deps: TickDeps): Promise<Cluster[] | 'retry' | 'lasting'> {
   try {
     return (await deps.seed.list<Cluster>(GVK.Cluster)).items;
   } catch (err) {
-    deps.log.error('cannot list Clusters; probing resumes with the next invocation', { error: String(err) });
-    return undefined;
+    const lasting = isLasting(err);
+    deps.log.error(
+      lasting
+        ? 'cannot list Clusters; probing resumes on a Cluster event or the resync'
+        : 'cannot list Clusters; probing resumes with the next invocation',
+      { error: String(err) },
+    );
+    return lasting ? 'lasting' : 'retry';
   }
 }
 
@@ -322,8 +344,8 @@ async function passesUntil(
     do {
       if (deps.now() - listedAt >= RELIST_MS) {
         const listed = await listClusters(deps);
-        summary.listFailed = listed === undefined;
-        if (listed === undefined) break;
+        summary.listFailed = listed === 'retry';
+        if (!Array.isArray(listed)) break;
         clusters = listed;
         listedAt = deps.now();
         viewDeps = withSeedView(deps, config, kubeConfigs);

@@ -9,7 +9,7 @@
  * provider and of the function merged, `labels`, one `http` event), `${env:NAME}` and
  * `${env:NAME, 'default'}` from the environment given. Two keys of the 2nd generation that the
  * plugin (1st generation) does not know: `concurrency` (requests one instance serves at once,
- * `--concurrency`; more than 1 needs a whole CPU) and `cpu` (`--cpu`).
+ * `--concurrency`; more than 1 needs a whole vCPU, which gcloud checks) and `cpu` (`--cpu`).
  */
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -114,12 +114,11 @@ interface FunctionEntry {
   env: Record<string, string>;
 }
 
+/** `concurrency` a whole number (gcloud checks it against the CPU: more than 1 needs a whole vCPU). */
 function concurrencyProblems(name: string, e: Json): string[] {
   const concurrency = Number(str(e['concurrency']) ?? '1');
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000)
     return [`functions.${name}: concurrency must be a whole number from 1 to 1000`];
-  if (concurrency > 1 && !(Number(str(e['cpu']) ?? '0') >= 1))
-    return [`functions.${name}: concurrency above 1 needs cpu: 1 or more (Cloud Run functions' rule)`];
   return [];
 }
 

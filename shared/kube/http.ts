@@ -140,7 +140,7 @@ export class KeepAliveAgents {
     const options = { ...((base as { options?: https.AgentOptions } | undefined)?.options ?? {}) };
     const identity = tlsIdentity(options);
     if (this.agent && identity === this.identity) return this.agent;
-    this.agent?.destroy();
+    // the old agent is only let go: requests in flight on it finish, its idle sockets time out
     const keep = { ...options, keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: 64 };
     this.agent =
       url.protocol === 'http:'

@@ -16,8 +16,6 @@
  *   ./stack-map.ts, since Node maps only what its own loader compiled; LANDSCAPE_CODE_CACHE=report prints whether the cache was
  *   accepted, rejected by V8, or none was there for this bundle (one JSON line on stderr).
  */
-import { isAscii } from 'node:buffer';
-import { readFileSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
@@ -92,29 +90,11 @@ function run(script: Script, module: CjsModule, filename: string): unknown {
   );
 }
 
-type Loader = (module: CjsModule, filename: string) => void;
-
-/**
- * The bundle's text read as Latin-1 when it is ASCII only (local/bundle-ascii.ts makes it so):
- * the same string as Node's UTF-8 read, a few ms cheaper to decode; any other file as Node reads it.
- */
-function readAsciiBundles(bundles: ReadonlySet<string>): void {
-  const extensions = (Module as unknown as { _extensions: Record<string, Loader> })._extensions;
-  const original = extensions['.js'];
-  extensions['.js'] = function (module: CjsModule, filename: string): void {
-    if (!bundles.has(filename) || !filename.endsWith('.cjs')) return original.call(this, module, filename);
-    const bytes = readFileSync(filename);
-    if (!isAscii(bytes)) return original.call(this, module, filename);
-    module._compile(bytes.toString('latin1'), filename);
-  };
-}
-
 function cacheMainModule(): void {
   if (process.env['LANDSCAPE_CODE_CACHE'] === 'off') return;
   const main = process.argv[1] ? resolve(process.argv[1]) : undefined;
   if (!main || !/\.c?js$/.test(main)) return;
   const bundles = new Set([main, main.replace(/\.c?js$/, '.cjs')]);
-  readAsciiBundles(bundles);
   const proto = Module.prototype as unknown as CjsModule;
   const original = proto._compile;
   proto._compile = function (this: CjsModule, content: string, filename: string): unknown {

@@ -179,7 +179,7 @@ describe('deploySteps', () => {
     ]);
   });
 
-  it('passes concurrency and cpu (2nd generation), and refuses concurrency above 1 without a whole CPU', () => {
+  it('passes concurrency and cpu (2nd generation), and refuses a concurrency that is no whole number from 1 to 1000', () => {
     const fn = (extra: Record<string, unknown>): Record<string, unknown> => ({
       handler: 'probeTick',
       events: [{ http: 'probe-tick' }],
@@ -194,13 +194,13 @@ describe('deploySteps', () => {
       {
         ...DOC,
         custom: {},
-        functions: { a: fn({ concurrency: 10 }), b: fn({ concurrency: 0 }), c: fn({ concurrency: 'x' }) },
+        functions: { a: fn({ concurrency: 1001 }), b: fn({ concurrency: 0 }), c: fn({ concurrency: 'x' }) },
       },
       O,
       env,
     );
     expect(bad.problems).toEqual([
-      "functions.a: concurrency above 1 needs cpu: 1 or more (Cloud Run functions' rule)",
+      'functions.a: concurrency must be a whole number from 1 to 1000',
       'functions.b: concurrency must be a whole number from 1 to 1000',
       'functions.c: concurrency must be a whole number from 1 to 1000',
     ]);

@@ -4,7 +4,7 @@
  * after a first pass that left one running it queues one due at the end of its span (an
  * invocation that dies mid-span is followed all the same); one that finds the ticker lease held
  * queues one for when the lease runs out; one that cannot list the Clusters retries after
- * RETRY_MS; a seed without Clusters queues nothing, nor does the invocation that sees the last
+ * RETRY_MS, unless the answer was one no retry changes (403); a seed without Clusters queues nothing, nor does the invocation that sees the last
  * Cluster gone. Which events start an invocation. Embedded API server (the seed only: the probes
  * fail, which keeps the prober running) and a private redis-server. The chain's cases run in
  * order (the Cluster of the third is the one the later ones see).
@@ -271,6 +271,20 @@ describe('the chain of invocations', () => {
       const [at] = await queued();
       expect(at).toBeGreaterThanOrEqual(before + RETRY_MS);
       expect(at).toBeLessThanOrEqual(after + RETRY_MS);
+    } finally {
+      await instance.close();
+    }
+  });
+
+  it('the Clusters not allowed to be listed (403): no retry (a Cluster event or the resync starts the next)', async () => {
+    await handOver();
+    const forbidden = Object.assign(new Error('clusters is forbidden'), { code: 403 });
+    const denied = { list: () => Promise.reject(forbidden) } as unknown as Seed;
+    const instance = instanceWith('0s', { seed: denied });
+    try {
+      const summary = await runProbeTick(instance);
+      expect(summary).toMatchObject({ ran: true, passes: 0, listFailed: false, probing: false });
+      expect(await queued()).toEqual([]);
     } finally {
       await instance.close();
     }
