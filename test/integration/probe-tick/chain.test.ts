@@ -35,6 +35,7 @@ import {
   type TickSummary,
 } from '../../../functions/probe-tick/tick.js';
 import type { KubeClient as Seed } from '../../../shared/kube/index.js';
+import { clusterObject } from '../../support/cluster-object.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 
 const NS = 'shoot--p--chain';
@@ -55,29 +56,6 @@ let dir: string;
 let seed: KubeClient;
 let kubeconfig: string;
 const log = createLogger({ name: 'probe-tick', level: 'error' });
-
-function cluster(): Record<string, unknown> {
-  return {
-    apiVersion: 'extensions.gardener.cloud/v1alpha1',
-    kind: 'Cluster',
-    metadata: { name: NS },
-    spec: {
-      cloudProfile: { raw: {} },
-      seed: { raw: {} },
-      shoot: {
-        apiVersion: 'core.gardener.cloud/v1beta1',
-        kind: 'Shoot',
-        metadata: { name: 'chain', namespace: 'garden-p' },
-        spec: {
-          region: 'local',
-          hibernation: { enabled: false },
-          provider: { type: 'local', workers: [{ name: 'pool', machineControllerManagerSettings: {} }] },
-        },
-        status: { lastOperation: { type: 'Reconcile', state: 'Succeeded', progress: 100 } },
-      },
-    },
-  };
-}
 
 function instanceWith(
   span: string,
@@ -193,7 +171,7 @@ describe('the chain of invocations', () => {
   });
 
   it("a Cluster's event starts probing and queues the next invocation due at once", async () => {
-    await seed.create(GVK.Cluster, cluster());
+    await seed.create(GVK.Cluster, clusterObject(NS, { machineControllerManagerSettings: {} }));
     const instance = instanceWith('0s');
     try {
       const before = Date.now();

@@ -18,6 +18,7 @@ import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../
 import { createProbeTickInstance, runProbeTick } from '../../../functions/probe-tick/handler.js';
 import { runTick, stateKey, TICKER_KEY } from '../../../functions/probe-tick/tick.js';
 import { Redis } from 'ioredis';
+import { clusterObject } from '../../support/cluster-object.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 import { crdFiles } from '../../../shared/api/crds.js';
 
@@ -73,26 +74,7 @@ function deployment(name: string, replicas: number): Record<string, unknown> {
 }
 
 function cluster(hibernated = false, name = NS): Record<string, unknown> {
-  return {
-    apiVersion: 'extensions.gardener.cloud/v1alpha1',
-    kind: 'Cluster',
-    metadata: { name },
-    spec: {
-      cloudProfile: { raw: {} },
-      seed: { raw: {} },
-      shoot: {
-        apiVersion: 'core.gardener.cloud/v1beta1',
-        kind: 'Shoot',
-        metadata: { name: 'a', namespace: 'garden-p' },
-        spec: {
-          region: 'local',
-          hibernation: { enabled: hibernated },
-          provider: { type: 'local', workers: [{ name: 'pool', machineControllerManagerSettings: {} }] },
-        },
-        status: { lastOperation: { type: 'Reconcile', state: 'Succeeded', progress: 100 } },
-      },
-    },
-  };
+  return clusterObject(name, { shoot: 'a', hibernated, machineControllerManagerSettings: {} });
 }
 
 async function renewLeases(ageMs: number, names = NODES): Promise<void> {

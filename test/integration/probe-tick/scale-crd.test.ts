@@ -14,6 +14,7 @@ import { GVK, type GroupVersionKind } from '../../../shared/api/gvk.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
 import { createProbeTickInstance, runProbeTick } from '../../../functions/probe-tick/handler.js';
+import { clusterObject } from '../../support/cluster-object.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 import { crdFiles } from '../../../shared/api/crds.js';
 
@@ -185,26 +186,7 @@ beforeAll(async () => {
     });
   }
   await renewLeases(0);
-  await seed.create(GVK.Cluster, {
-    apiVersion: 'extensions.gardener.cloud/v1alpha1',
-    kind: 'Cluster',
-    metadata: { name: NS },
-    spec: {
-      cloudProfile: { raw: {} },
-      seed: { raw: {} },
-      shoot: {
-        apiVersion: 'core.gardener.cloud/v1beta1',
-        kind: 'Shoot',
-        metadata: { name: 'crd', namespace: 'garden-p' },
-        spec: {
-          region: 'local',
-          hibernation: { enabled: false },
-          provider: { type: 'local', workers: [{ name: 'pool' }] },
-        },
-        status: { lastOperation: { type: 'Reconcile', state: 'Succeeded', progress: 100 } },
-      },
-    },
-  });
+  await seed.create(GVK.Cluster, clusterObject(NS, { shoot: 'crd' }));
 }, 30_000);
 
 afterAll(async () => {
