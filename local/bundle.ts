@@ -341,8 +341,9 @@ function serverEntries(group: readonly Target[]): Plugin {
   };
 }
 
+/** 'whitespace': the legal comments (licenses) in a file beside the bundle, which stays ASCII. */
 function minifyOptions(m: BundleOptions['minify']): BuildOptions {
-  return m === 'whitespace' ? { minifyWhitespace: true } : { minify: m ?? true };
+  return m === 'whitespace' ? { minifyWhitespace: true, legalComments: 'external' } : { minify: m ?? true };
 }
 
 /** The entries, then what the kind of bundle asks for (./bundle-plugins.ts). */
