@@ -19,12 +19,41 @@
  * Only a project file (outside node_modules) whose imports of the package are all of the form
  * `import { … } from '<pkg>'` (type-only names left out) is redirected; any other import (default,
  * namespace, a package's own requires) resolves as before, eagerly.
+ *
+ * Two refinements for client-node, whose index re-exports its generated API (~1,000 model classes
+ * built at load, with the ObjectSerializer's registry of them):
+ * - a name the table LAZY_NAME_FILES knows is taken from the file that defines it rather than the
+ *   package's index, which would initialise every module the index re-exports (reading
+ *   `KubeConfig` would build the whole generated API);
+ * - LAZY_MODULES names imports inside a package that go through the same stand-in: client-node's
+ *   `config.js` imports `createConfiguration` and `ServerConfiguration` from the generated API
+ *   only for `makeApiClient`, so a KubeConfig that loads a kubeconfig and signs requests
+ *   (shared/kube) never builds it; `makeApiClient` and `KubernetesObjectApi` still do, on first use.
+ * test/integration/bundle/lazy.test.ts checks both against the installed client-node.
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 /** The packages loaded lazily. */
 export const LAZY_PACKAGES: readonly string[] = ['@kubernetes/client-node', 'ioredis', 'pino', 'yaml'];
+
+/**
+ * Where a name of a lazy package is defined (relative to the package's folder), for the names a
+ * function reads from client-node: the stand-in loads that file alone.
+ */
+export const LAZY_NAME_FILES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '@kubernetes/client-node': {
+    KubeConfig: 'dist/config.js',
+    KubernetesObjectApi: 'dist/object.js',
+    ApiException: 'dist/gen/apis/exception.js',
+  },
+};
+
+/** Imports inside a package answered by a stand-in: the importing file and the specifier. */
+export const LAZY_MODULES: readonly { importer: RegExp; specifier: string }[] = [
+  { importer: /\/node_modules\/@kubernetes\/client-node\/dist\/config\.js$/, specifier: './gen/index.js' },
+];
 
 const STAND_IN = 'lazy-package';
 const REAL = 'lazy-package-real';
@@ -61,19 +90,64 @@ export function namedImports(source: string, pkg: string): string[] | undefined 
 
 /** The CommonJS stand-in: one getter per name; `real` is required on the first read. */
 export function standIn(real: string, names: readonly string[]): string {
+  return standInOf([{ real, names }]);
+}
+
+/** A stand-in over several real modules: each is required on the first read of one of its names. */
+export function standInOf(groups: ReadonlyArray<{ real: string; names: readonly string[] }>): string {
   return [
-    'let real;',
-    `const load = () => (real ??= require(${JSON.stringify(real)}));`,
     "Object.defineProperty(exports, '__esModule', { value: true });",
-    `for (const n of ${JSON.stringify(names)})`,
-    '  Object.defineProperty(exports, n, { enumerable: true, get: () => load()[n] });',
+    ...groups.flatMap(({ real, names }, i) => [
+      `let real${i};`,
+      `const load${i} = () => (real${i} ??= require(${JSON.stringify(real)}));`,
+      `for (const n of ${JSON.stringify(names)})`,
+      `  Object.defineProperty(exports, n, { enumerable: true, get: () => load${i}()[n] });`,
+    ]),
   ].join('\n');
+}
+
+/**
+ * The real modules behind the stand-in of `pkg#names`: one per name LAZY_NAME_FILES places in a
+ * file of its own (so reading it loads that file alone), one for the rest.
+ */
+export function realGroups(path: string): Array<{ real: string; names: string[] }> {
+  const { pkg, names } = split(path);
+  const table = LAZY_NAME_FILES[pkg] ?? {};
+  const own = names.filter((n) => table[n] !== undefined);
+  const rest = names.filter((n) => table[n] === undefined);
+  return [...own.map((n) => [n]), ...(rest.length > 0 ? [rest] : [])].map((group) => ({
+    real: `${REAL}:${pkg}#${group.join(',')}`,
+    names: group,
+  }));
 }
 
 /** `<pkg>#<names>`: one stand-in per set of names (so the real side is tree-shaken to them). */
 function split(path: string): { pkg: string; names: string[] } {
   const i = path.lastIndexOf('#');
   return { pkg: path.slice(0, i), names: path.slice(i + 1).split(',') };
+}
+
+/**
+ * The module behind a stand-in: the names re-exported from the files that define them
+ * (`files`: name → absolute path, from LAZY_NAME_FILES), the rest from `pkg` itself.
+ */
+export function realModule(
+  pkg: string,
+  names: readonly string[],
+  files: ReadonlyMap<string, string>,
+): string {
+  const rest = names.filter((n) => !files.has(n));
+  return [
+    ...names.filter((n) => files.has(n)).map((n) => `export { ${n} } from ${JSON.stringify(files.get(n))};`),
+    ...(rest.length > 0 ? [`export { ${rest.join(', ')} } from ${JSON.stringify(pkg)};`] : []),
+  ].join('\n');
+}
+
+/** The folder of package `pkg` that `entry` (a file of it) lies in. */
+export function packageFolder(entry: string, pkg: string): string | undefined {
+  const marker = `/node_modules/${pkg}/`;
+  const i = entry.lastIndexOf(marker);
+  return i < 0 ? undefined : entry.slice(0, i + marker.length - 1);
 }
 
 /** The esbuild plugin (`root`: where the packages resolve from, the repository). */
@@ -83,6 +157,17 @@ export function lazyPackages(root: string): Plugin {
   return {
     name: 'lazy-packages',
     setup(b) {
+      // name → the absolute file defining it, for the names LAZY_NAME_FILES lists
+      const nameFiles = async (pkg: string, names: readonly string[]): Promise<Map<string, string>> => {
+        const table = LAZY_NAME_FILES[pkg] ?? {};
+        const out = new Map<string, string>();
+        if (!names.some((n) => table[n] !== undefined)) return out;
+        const entry = await b.resolve(pkg, { kind: 'import-statement', resolveDir: root });
+        const folder = entry.errors.length === 0 ? packageFolder(entry.path, pkg) : undefined;
+        if (folder === undefined) return out;
+        for (const n of names) if (table[n] !== undefined) out.set(n, join(folder, table[n]));
+        return out;
+      };
       b.onResolve({ filter }, async (args) => {
         if (args.namespace !== 'file' || args.kind !== 'import-statement') return undefined;
         if (args.importer.includes('/node_modules/')) return undefined;
@@ -91,23 +176,30 @@ export function lazyPackages(root: string): Plugin {
         if (names === undefined || names.length === 0) return undefined;
         return { path: `${args.path}#${names.join(',')}`, namespace: STAND_IN, sideEffects: false };
       });
+      for (const m of LAZY_MODULES)
+        b.onResolve({ filter: new RegExp(`^${escapeRegExp(m.specifier)}$`) }, async (args) => {
+          if (args.namespace !== 'file' || args.kind !== 'import-statement') return undefined;
+          if (!m.importer.test(args.importer)) return undefined;
+          if (!sources.has(args.importer)) sources.set(args.importer, readFile(args.importer, 'utf8'));
+          const names = namedImports(await sources.get(args.importer)!, args.path);
+          if (names === undefined || names.length === 0) return undefined;
+          const target = resolvePath(dirname(args.importer), args.path);
+          return { path: `${target}#${names.join(',')}`, namespace: STAND_IN, sideEffects: false };
+        });
       b.onResolve({ filter: /.*/, namespace: STAND_IN }, (args) =>
         args.path.startsWith(`${REAL}:`)
           ? { path: args.path.slice(REAL.length + 1), namespace: REAL }
           : undefined,
       );
       b.onLoad({ filter: /.*/, namespace: STAND_IN }, (args) => ({
-        contents: standIn(`${REAL}:${args.path}`, split(args.path).names),
+        contents: standInOf(realGroups(args.path)),
         loader: 'js',
         resolveDir: root,
       }));
-      b.onLoad({ filter: /.*/, namespace: REAL }, (args) => {
+      b.onLoad({ filter: /.*/, namespace: REAL }, async (args) => {
         const { pkg, names } = split(args.path);
-        return {
-          contents: `export { ${names.join(', ')} } from ${JSON.stringify(pkg)};`,
-          loader: 'js',
-          resolveDir: root,
-        };
+        const files = await nameFiles(pkg, names);
+        return { contents: realModule(pkg, names, files), loader: 'js', resolveDir: root };
       });
     },
   };

@@ -5,11 +5,21 @@
  * (./bundle-cold.ts); an `externalPackages` bundle leaves node_modules out.
  */
 import type { Plugin } from 'esbuild';
-import { lazyBuiltins } from './bundle-builtins.js';
-import { coldFiles } from './bundle-cold.js';
-import { lazyPackages } from './bundle-lazy.js';
-import { lazyDependencies } from './bundle-lazy-deps.js';
+import { LAZY_BUILTINS, lazyBuiltins } from './bundle-builtins.js';
+import { COLD_FILES, coldFiles } from './bundle-cold.js';
+import { LAZY_MODULES, LAZY_NAME_FILES, LAZY_PACKAGES, lazyPackages } from './bundle-lazy.js';
+import { LAZY_DEPENDENCIES, lazyDependencies } from './bundle-lazy-deps.js';
 import { lazyMimeTypes } from './bundle-mime.js';
+
+/** What the plugins leave lazy or cold, for the bundle cache's key (a change to a list must build again). */
+export const LAZY_LISTS: readonly unknown[] = [
+  LAZY_PACKAGES,
+  LAZY_NAME_FILES,
+  LAZY_MODULES.map((m) => [String(m.importer), m.specifier]),
+  LAZY_BUILTINS,
+  LAZY_DEPENDENCIES,
+  COLD_FILES.map(String),
+];
 
 /**
  * esbuild's `packages: 'external'` without the repository's own workspaces (`@landscape/*`,

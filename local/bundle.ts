@@ -30,10 +30,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { buildLock, fromCache, toCache, type CacheManifest, type InputStats } from './bundle-cache.js';
 import { inputsOfRun } from './bundle-inputs.js';
-import { COLD_FILES, copyColdFiles } from './bundle-cold.js';
-import { LAZY_BUILTINS } from './bundle-builtins.js';
-import { LAZY_DEPENDENCIES } from './bundle-lazy-deps.js';
-import { bundlePlugins } from './bundle-plugins.js';
+import { copyColdFiles } from './bundle-cold.js';
+import { bundlePlugins, LAZY_LISTS } from './bundle-plugins.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPLICA_V8_FLAGS } from '../shared/serve/v8-flags.js';
@@ -130,7 +128,7 @@ function cacheKey(o: BundleOptions, handler: string): string {
     // the start script of the package.json beside the bundle names them
     flags: REPLICA_V8_FLAGS,
     // what the plugins leave lazy or cold (a change to a list must build again)
-    lazy: [LAZY_BUILTINS, LAZY_DEPENDENCIES, COLD_FILES.map(String)],
+    lazy: LAZY_LISTS,
   });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }

@@ -3,14 +3,27 @@
  * package, type-only names left out; any other form of import of that package in the same file
  * keeps the file on the eager path. And the stand-in itself: it requires nothing until a name is
  * read, then the real module once. And in a real bundle: requeue-tick, which never talks to a
- * cluster, carries none of client-node, and its Redis client sits behind a stand-in.
+ * cluster, carries none of client-node, and its Redis client sits behind a stand-in. And
+ * client-node's names come from the files that define them (the same objects as the package's),
+ * so a KubeConfig does not build the generated API; KubernetesObjectApi still does, when read.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { runInThisContext } from 'node:vm';
+import { build, type Plugin } from 'esbuild';
 import { bundleFunction } from '../../../local/bundle.js';
-import { namedImports, standIn } from '../../../local/bundle-lazy.js';
+import {
+  LAZY_NAME_FILES,
+  namedImports,
+  packageFolder,
+  realModule,
+  standIn,
+} from '../../../local/bundle-lazy.js';
+import { bundlePlugins } from '../../../local/bundle-plugins.js';
 
 describe('namedImports', () => {
   const cases: Array<[string, string, string[] | undefined]> = [
@@ -82,4 +95,102 @@ describe('a server bundle', () => {
     expect(code).toContain('// lazy-package:ioredis#Redis');
     expect(code).toContain('node_modules/ioredis/built/Redis.js');
   }, 60_000);
+});
+
+describe('realModule', () => {
+  const files = new Map([['KubeConfig', '/p/node_modules/k/dist/config.js']]);
+  const cases: Array<[string, string[], string]> = [
+    ['from the package', ['Redis'], 'export { Redis } from "ioredis";'],
+    ['from its file', ['KubeConfig'], 'export { KubeConfig } from "/p/node_modules/k/dist/config.js";'],
+    [
+      'both',
+      ['KubeConfig', 'Watch'],
+      'export { KubeConfig } from "/p/node_modules/k/dist/config.js";\nexport { Watch } from "ioredis";',
+    ],
+  ];
+  it.each(cases)('%s', (_name, names, want) => {
+    expect(realModule('ioredis', names, files)).toBe(want);
+  });
+
+  it('finds the package folder of an entry file, nested copies included', () => {
+    expect(packageFolder('/r/node_modules/@a/b/dist/index.js', '@a/b')).toBe('/r/node_modules/@a/b');
+    expect(packageFolder('/r/node_modules/x/node_modules/@a/b/i.js', '@a/b')).toBe(
+      '/r/node_modules/x/node_modules/@a/b',
+    );
+    expect(packageFolder('/r/src/index.js', '@a/b')).toBeUndefined();
+  });
+});
+
+describe("client-node's names from their own files", () => {
+  const pkg = '@kubernetes/client-node';
+  const folder = join(process.cwd(), 'node_modules', pkg);
+
+  it.each(Object.entries(LAZY_NAME_FILES[pkg]!))("%s is the package's own, from %s", async (name, file) => {
+    const whole = (await import(pkg)) as Record<string, unknown>;
+    const own = (await import(pathToFileURL(join(folder, file)).href)) as Record<string, unknown>;
+    expect(own[name]).toBeDefined();
+    expect(own[name]).toBe(whole[name]);
+  });
+
+  describe('in a bundle', () => {
+    let dir: string;
+    beforeAll(() => {
+      // inside the repository, so the packages resolve
+      mkdirSync(join(process.cwd(), '.local'), { recursive: true });
+      dir = mkdtempSync(join(process.cwd(), '.local', 'lazy-names-'));
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    // records when client-node's serializer of the generated models is initialised
+    const probe: Plugin = {
+      name: 'probe',
+      setup(b) {
+        b.onLoad({ filter: /client-node\/dist\/gen\/models\/ObjectSerializer\.js$/ }, async (args) => ({
+          contents: `${await readFile(args.path, 'utf8')}\n(globalThis.__generated ??= []).push(1);`,
+          loader: 'js',
+        }));
+      },
+    };
+
+    it('a KubeConfig that loads a kubeconfig and signs a request does not build the generated API', async () => {
+      const entry = join(dir, 'entry.ts');
+      writeFileSync(
+        entry,
+        [
+          `import { KubeConfig, KubernetesObjectApi } from '${pkg}';`,
+          'export async function config() {',
+          '  const kc = new KubeConfig();',
+          "  kc.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:6443', skipTLSVerify: false }],",
+          "    users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });",
+          '  const opts = { headers: {} };',
+          '  await kc.applyToHTTPSOptions(opts);',
+          '  return [kc, opts.headers.Authorization];',
+          '}',
+          'export const objects = (kc) => KubernetesObjectApi.makeApiClient(kc);',
+        ].join('\n'),
+      );
+      const out = join(dir, 'bundle.cjs');
+      await build({
+        entryPoints: [entry],
+        outfile: out,
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        logLevel: 'silent',
+        plugins: [probe, ...bundlePlugins(true, false)],
+      });
+      const script = [
+        `const b = require(${JSON.stringify(out)});`,
+        'const seen = () => (globalThis.__generated ?? []).length;',
+        'b.config().then(([kc, auth]) => {',
+        '  const before = seen();',
+        '  b.objects(kc);',
+        '  process.stdout.write(JSON.stringify({ auth, before, after: seen() }));',
+        '});',
+      ].join('\n');
+      const got = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as unknown;
+      expect(got).toEqual({ auth: 'Bearer t', before: 0, after: 1 });
+    }, 60_000);
+  });
 });
