@@ -1,8 +1,9 @@
 /**
  * The esbuild plugins of a bundle of local/bundle.ts besides its entries: a CommonJS server bundle
  * evaluates what a first event does not use on first use (./bundle-lazy.ts, ./bundle-mime.ts,
- * ./bundle-builtins.ts, ./bundle-lazy-deps.ts) and reads large JSON data from beside itself
- * (./bundle-cold.ts); an `externalPackages` bundle leaves node_modules out.
+ * ./bundle-builtins.ts, ./bundle-lazy-deps.ts), patches what V8 builds slowly (./bundle-patches.ts)
+ * and reads large JSON data from beside itself (./bundle-cold.ts); an `externalPackages` bundle
+ * leaves node_modules out.
  */
 import type { Plugin } from 'esbuild';
 import { LAZY_BUILTINS, lazyBuiltins } from './bundle-builtins.js';
@@ -10,6 +11,7 @@ import { COLD_FILES, coldFiles } from './bundle-cold.js';
 import { LAZY_MODULES, LAZY_NAME_FILES, LAZY_PACKAGES, lazyPackages } from './bundle-lazy.js';
 import { LAZY_DEPENDENCIES, lazyDependencies } from './bundle-lazy-deps.js';
 import { lazyMimeTypes } from './bundle-mime.js';
+import { SOURCE_PATCHES, sourcePatches } from './bundle-patches.js';
 
 /** What the plugins leave lazy or cold, for the bundle cache's key (a change to a list must build again). */
 export const LAZY_LISTS: readonly unknown[] = [
@@ -19,6 +21,7 @@ export const LAZY_LISTS: readonly unknown[] = [
   LAZY_BUILTINS,
   LAZY_DEPENDENCIES,
   COLD_FILES.map(String),
+  SOURCE_PATCHES.map((p) => [String(p.file), p.before, p.insert]),
 ];
 
 /**
@@ -40,7 +43,14 @@ export const externalNpmPackages: Plugin = {
 export function bundlePlugins(commonjs: boolean, external: boolean): Plugin[] {
   return [
     ...(commonjs
-      ? [lazyPackages(process.cwd()), lazyMimeTypes(), lazyBuiltins(), lazyDependencies(), coldFiles()]
+      ? [
+          lazyPackages(process.cwd()),
+          lazyMimeTypes(),
+          lazyBuiltins(),
+          lazyDependencies(),
+          coldFiles(),
+          sourcePatches(),
+        ]
       : []),
     ...(external ? [externalNpmPackages] : []),
   ];
