@@ -66,8 +66,9 @@ interface Result {
   rssMeanMb: number;
   rssMaxMb: number;
   replicaSeconds: number;
-  /** The largest RSS of one replica in any sample (MB). */
+  /** The largest RSS of one replica in any sample (MB), and which function it served. */
   replicaRssMaxMb: number;
+  replicaRssMaxName: string;
   esbuild: number;
 }
 
@@ -136,6 +137,15 @@ export function processTree(root: number): Proc[] {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The function a replica serves: its process title (shared/serve sets it to the function's name),
+ * or before that the folder of the bundle it runs.
+ */
+export function replicaName(cmdline: string): string {
+  const bundle = /\/([^/\s]+)\/server\.c?js\b/.exec(cmdline)?.[1];
+  return bundle ?? cmdline.split(' ')[0] ?? cmdline;
+}
+
 /** A replica: neither the landscape itself nor its Redis (redis-server, or its node keeper without setpriv) nor a build. */
 const isReplica = (p: Proc, root: number): boolean =>
   p.pid !== root && !p.cmdline.includes('redis-server') && !p.cmdline.includes('esbuild');
@@ -187,6 +197,7 @@ async function sample(root: number, windowMs: number): Promise<Omit<Result, 'sid
   const rss: number[] = [];
   let replicaSeconds = 0;
   let replicaRssMax = 0;
+  let replicaRssMaxName = '—';
   let esbuild = 0;
   let last = first;
   while (performance.now() - t0 < windowMs) {
@@ -195,7 +206,11 @@ async function sample(root: number, windowMs: number): Promise<Omit<Result, 'sid
     rss.push(sum(last, 'rss'));
     const replicas = last.filter((p) => isReplica(p, root));
     replicaSeconds += replicas.length;
-    for (const p of replicas) replicaRssMax = Math.max(replicaRssMax, p.rss);
+    for (const p of replicas)
+      if (p.rss > replicaRssMax) {
+        replicaRssMax = p.rss;
+        replicaRssMaxName = replicaName(p.cmdline);
+      }
     esbuild += last.filter((p) => p.cmdline.includes('esbuild')).length;
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -208,6 +223,7 @@ async function sample(root: number, windowMs: number): Promise<Omit<Result, 'sid
     rssMaxMb: Math.max(...rss) / MB,
     replicaSeconds,
     replicaRssMaxMb: replicaRssMax / MB,
+    replicaRssMaxName,
     esbuild,
   };
 }
@@ -302,7 +318,7 @@ function report(o: Options, results: Result[]): string[] {
         `${fmt(r.rssMeanMb)} MB`,
         `${fmt(r.rssMaxMb)} MB`,
         fmt(r.replicaSeconds),
-        `${fmt(r.replicaRssMaxMb)} MB`,
+        `${fmt(r.replicaRssMaxMb)} MB (${r.replicaRssMaxName})`,
         String(r.esbuild),
         ratio(r.cpuPct, GOAL_CPU_PCT),
         ratio(r.rssMeanMb, GOAL_RSS_MB),
