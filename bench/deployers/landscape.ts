@@ -22,7 +22,7 @@ export interface LandscapeProcess {
   stateDir: string;
   /** The last few KB of its stdout and stderr. */
   output(): string;
-  /** User + system CPU of every process of its group so far (reaped children included), in ms. */
+  /** User + system CPU of its process tree so far (replicas in their own groups and reaped children included), in ms. */
   cpuMs(): number;
   /** SIGTERM, up to `graceMs` (default 3 s) for a clean exit, then SIGKILL to the whole group; removes the state dir. */
   stop(graceMs?: number): Promise<void>;
@@ -40,9 +40,14 @@ function ticksPerSecond(): number {
   return clockTicks;
 }
 
-/** utime + stime of every live process in group `pgid`, plus cutime + cstime of its leader. */
-export function groupCpuMs(pgid: number): number {
-  let ticks = 0;
+/**
+ * The CPU of a process tree: utime + stime + cutime + cstime of `root` and of every live process
+ * whose parent chain leads to it. The activator starts each replica in a process group of its own
+ * (`detached`), so a group's CPU would leave out the live replicas; a replica that exited and was
+ * reaped is in its parent's cutime.
+ */
+export function treeCpuMs(root: number): number {
+  const procs: Array<{ pid: number; ppid: number; ticks: number }> = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -53,9 +58,22 @@ export function groupCpuMs(pgid: number): number {
     }
     // fields after "pid (comm) ": state, ppid, pgrp, ... utime (12th), stime, cutime, cstime
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(f[2]) !== pgid) continue;
-    ticks += Number(f[11]) + Number(f[12]);
-    if (Number(entry) === pgid) ticks += Number(f[13]) + Number(f[14]);
+    const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    procs.push({ pid: Number(entry), ppid: Number(f[1]), ticks });
+  }
+  let ticks = 0;
+  let level = new Set([root]);
+  const seen = new Set<number>();
+  while (level.size > 0) {
+    const next = new Set<number>();
+    for (const p of procs) {
+      if (seen.has(p.pid)) continue;
+      if (level.has(p.pid)) {
+        ticks += p.ticks;
+        seen.add(p.pid);
+      } else if (level.has(p.ppid)) next.add(p.pid);
+    }
+    level = next;
   }
   return (ticks * 1000) / ticksPerSecond();
 }
@@ -156,7 +174,7 @@ export async function startLandscapeProcess(
     pid,
     stateDir,
     output: () => tail,
-    cpuMs: () => groupCpuMs(pid),
+    cpuMs: () => treeCpuMs(pid),
     stop,
   };
 }

@@ -13,7 +13,14 @@ import https from 'node:https';
 import { encodeBinary } from './cloudevent.js';
 import type { Event } from './cloudevent.js';
 
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+/** What a sender needs of a fetch's answer (the global fetch's Response has it; so has httpFetch's). */
+export interface FetchAnswer {
+  status: number;
+  headers: { forEach(callback: (value: string, key: string) => void): void };
+  text(): Promise<string>;
+}
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<FetchAnswer>;
 
 export interface EmitOptions {
   /** The destination URL (K_SINK for a function). */
@@ -97,12 +104,13 @@ interface Answer {
   body: string;
 }
 
-/** One POST with node:http(s); rejects on a network error or when `signal` aborts. */
+/** One request with node:http(s); rejects on a network error or when `signal` aborts. */
 function post(
   url: string,
   headers: Record<string, string>,
   body: string | Uint8Array,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
+  method = 'POST',
 ): Promise<Answer> {
   const target = new URL(url);
   const transport = target.protocol === 'https:' ? https : http;
@@ -110,7 +118,11 @@ function post(
   return new Promise((resolve, reject) => {
     const req = transport.request(
       target,
-      { method: 'POST', headers: { ...headers, 'content-length': String(payload.byteLength) }, signal },
+      {
+        method,
+        headers: { ...headers, 'content-length': String(payload.byteLength) },
+        ...(signal ? { signal } : {}),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -132,6 +144,48 @@ function post(
     req.end(payload);
   });
 }
+
+/**
+ * Request headers as a plain record with lower-case names, from any form `RequestInit` takes
+ * (a record, name/value pairs, or a Headers object), without touching the global Headers class
+ * (which would load undici).
+ */
+export function plainHeaders(init: RequestInit['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (init === undefined || init === null) return out;
+  if (Array.isArray(init)) {
+    for (const [k, v] of init as Array<[string, string]>) out[k.toLowerCase()] = v;
+  } else if (typeof (init as { forEach?: unknown }).forEach === 'function') {
+    (init as { forEach(cb: (v: string, k: string) => void): void }).forEach((v, k) => {
+      out[k.toLowerCase()] = v;
+    });
+  } else {
+    for (const [k, v] of Object.entries(init as Record<string, string>)) out[k.toLowerCase()] = v;
+  }
+  return out;
+}
+
+/**
+ * A FetchLike over node:http(s) with the default keep-alive agents, for what the landscape sends
+ * (string or byte bodies): the embedded event plane's broker and sources use it instead of the
+ * global fetch (undici: its streams, abort signals and header lists cost the landscape process
+ * about a fifth of its CPU under load, measured in the deployers bench).
+ */
+export const httpFetch: FetchLike = async (url, init) => {
+  const body = init.body ?? '';
+  if (typeof body !== 'string' && !(body instanceof Uint8Array))
+    throw new TypeError('httpFetch sends string or byte bodies only');
+  const answer = await post(url, plainHeaders(init.headers), body, init.signal ?? undefined, init.method);
+  return {
+    status: answer.status,
+    headers: {
+      forEach: (callback) => {
+        for (const [k, v] of Object.entries(answer.headers)) callback(v, k);
+      },
+    },
+    text: () => Promise.resolve(answer.body),
+  };
+};
 
 /** One POST with an injected fetch (tests, fault injection). */
 async function postWith(

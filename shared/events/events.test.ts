@@ -14,6 +14,8 @@ import {
   extensionsOf,
   isEventType,
   MalformedEventError,
+  httpFetch,
+  plainHeaders,
 } from './index.js';
 import { describeError } from './emit.js';
 
@@ -184,5 +186,63 @@ describe('emit', () => {
     expect(err).toBeInstanceOf(EmitError);
     expect(JSON.stringify(err)).not.toContain('sink-token-1');
     expect(String(err)).not.toContain('sink-token-1');
+  });
+});
+
+describe('plainHeaders', () => {
+  it.each([
+    ['none', undefined, {}],
+    ['a record', { 'Content-Type': 'a/b', 'ce-id': '1' }, { 'content-type': 'a/b', 'ce-id': '1' }],
+    ['pairs', [['X-A', '1']], { 'x-a': '1' }],
+    ['a Headers-like object', new Map([['X-B', '2']]), { 'x-b': '2' }],
+  ])('%s', (_name, init, want) => {
+    // a Map has forEach(value, key) as a Headers object does
+    expect(plainHeaders(init as RequestInit['headers'])).toEqual(want);
+  });
+});
+
+describe('httpFetch (node:http for the event plane)', () => {
+  let url = '';
+  const seen: { method?: string; headers: Record<string, unknown>; body: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      seen.push({ method: req.method, headers: req.headers, body });
+      if (req.url === '/hang') return;
+      res.writeHead(201, { 'X-Answer': 'yes' }).end('created');
+    });
+  });
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('sends the method, headers and body, and answers status, headers and text', async () => {
+    const res = await httpFetch(`${url}/x`, {
+      method: 'PUT',
+      headers: { 'Ce-Id': 'h1' },
+      body: new TextEncoder().encode('payload'),
+    });
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => (headers[k] = v));
+    expect({ status: res.status, answer: headers['x-answer'], text: await res.text() }).toEqual({
+      status: 201,
+      answer: 'yes',
+      text: 'created',
+    });
+    expect(seen.at(-1)).toMatchObject({ method: 'PUT', body: 'payload', headers: { 'ce-id': 'h1' } });
+  });
+  it('rejects when the signal aborts, and for a body it cannot send', async () => {
+    await expect(
+      httpFetch(`${url}/hang`, { method: 'POST', body: 'x', signal: AbortSignal.timeout(50) }),
+    ).rejects.toThrow();
+    await expect(httpFetch(`${url}/x`, { method: 'POST', body: new URLSearchParams('a=1') })).rejects.toThrow(
+      /string or byte bodies/,
+    );
   });
 });

@@ -14,6 +14,7 @@
  * each attempt gives up after `timeoutMs` (default 10 s, counted as a network error) so a sink
  * that hangs cannot stop the source for good.
  */
+import { httpFetch } from '../../shared/events/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import type { Sleep } from '../../shared/kube/reflector/index.js';
 import type { OutboundEvent } from './types.js';
@@ -31,7 +32,7 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<{ status: nu
 export interface EmitterOptions {
   logger: Logger;
   sleep: Sleep;
-  /** Default: the global fetch. */
+  /** Default: node:http(s) (shared/events httpFetch). */
   fetch?: FetchLike;
   attempts?: number;
   backoffMs?: number;
@@ -89,7 +90,7 @@ function outcome(a: Attempt): 'ok' | 'retry' | 'fail' {
 }
 
 export function createEmitter(options: EmitterOptions): Emit {
-  const fetchImpl: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
+  const fetchImpl: FetchLike = options.fetch ?? httpFetch;
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
   const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
   const timeoutMs = options.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS;

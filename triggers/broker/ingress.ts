@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import { decodeHttpEvent, MalformedEventError } from '../../shared/events/index.js';
+import { decodeHttpEvent, MalformedEventError, plainHeaders } from '../../shared/events/index.js';
 import type { Broker } from './broker.js';
 import type { BrokerFaults } from './faults.js';
 import type { BrokerMetrics } from './metrics.js';
@@ -236,7 +236,7 @@ export function withIngressAuth<F extends AnyFetch>(
   if (!token) return fetchImpl;
   const wrapped = (url: string, init: RequestInit): Promise<unknown> => {
     if (!sameOrigin(url, ingressUrl)) return fetchImpl(url, init);
-    const headers = { ...Object.fromEntries(new Headers(init.headers)), authorization: `Bearer ${token}` };
+    const headers = { ...plainHeaders(init.headers), authorization: `Bearer ${token}` };
     return fetchImpl(url, { ...init, headers });
   };
   return wrapped as F;

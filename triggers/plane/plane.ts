@@ -17,7 +17,7 @@
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import type { FetchLike } from '../../shared/events/index.js';
+import { httpFetch, type FetchLike } from '../../shared/events/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import {
   brokerMetrics,
@@ -79,7 +79,7 @@ export interface StartOptions {
   faults?: BrokerFaults;
   /** Bearer token for function URLs (e.g. a Google ID token for private functions). */
   functionToken?: string;
-  /** Default: the global fetch. */
+  /** Default: node:http(s) (shared/events httpFetch), not the global fetch. */
   fetch?: FetchLike;
   /** Passed to every ApiServerSource (tests: reflector timings). */
   sourceOptions?: ServiceOptions['sourceOptions'];
@@ -147,7 +147,7 @@ async function assemble(
   const resolve = routedResolver(s.functionUrl, ingressUrl);
   const registry = s.registry ?? new Registry();
   const metrics = brokerMetrics(registry);
-  const base: FetchLike = s.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const base: FetchLike = s.fetch ?? httpFetch;
   // whoever posts to the ingress (sources; brokers for Broker subscribers) sends its token
   const ingressFetch = withIngressAuth(base, token, ingressUrl);
   const brokers = createBrokers({

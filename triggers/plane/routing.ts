@@ -5,7 +5,7 @@
  * a `ref` to a Broker becomes the plane's own ingress, which is also where functions send what
  * they emit (their K_SINK). Function URLs may need a bearer token of their own.
  */
-import type { FetchLike } from '../../shared/events/index.js';
+import { plainHeaders, type FetchLike } from '../../shared/events/index.js';
 import type { DestinationRef } from '../broker/index.js';
 import type { SinkResolver } from '../apiserver-source/source.js';
 import type { SourceSpec } from '../apiserver-source/types.js';
@@ -76,8 +76,9 @@ export function withFunctionAuth(
   if (!token) return fetchImpl;
   return (url, init) => {
     if (url.startsWith(`${ingressUrl}/`)) return fetchImpl(url, init);
-    const headers = new Headers(init.headers);
-    headers.set('authorization', `Bearer ${token}`);
-    return fetchImpl(url, { ...init, headers });
+    return fetchImpl(url, {
+      ...init,
+      headers: { ...plainHeaders(init.headers), authorization: `Bearer ${token}` },
+    });
   };
 }

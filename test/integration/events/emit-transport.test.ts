@@ -2,7 +2,8 @@
  * `emit` sends with node:http, not the global fetch: a process that emits does not load undici (its
  * first use compiles llhttp's WebAssembly, ≈ 0.1 CPU-s in a replica that lives for one tick). The
  * control run calls the global fetch after the emit and must see undici loaded, so the probe can
- * tell the two apart.
+ * tell the two apart. The same holds for the embedded event plane's sender (broker deliveries,
+ * source and PingSource sends): httpFetch behind the auth wrappers.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -10,7 +11,12 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-function probe(...args: string[]): { status: number; afterEmit: boolean; afterFetch: boolean } {
+function probe(...args: string[]): {
+  status: number;
+  afterEmit: boolean;
+  afterFetch: boolean;
+  auth?: string;
+} {
   const r = spawnSync(
     process.execPath,
     ['--import', 'tsx', join(REPO_ROOT, 'test/integration/events/undici-probe.ts'), ...args],
@@ -23,4 +29,13 @@ function probe(...args: string[]): { status: number; afterEmit: boolean; afterFe
 it('emits without loading undici; the global fetch would load it', () => {
   expect(probe()).toEqual({ status: 202, afterEmit: false, afterFetch: false });
   expect(probe('fetch')).toEqual({ status: 202, afterEmit: false, afterFetch: true });
+}, 120_000);
+
+it("sends through the embedded plane's sender (httpFetch, ingress auth) without loading undici", () => {
+  expect(probe('plane')).toEqual({
+    status: 202,
+    afterEmit: false,
+    afterFetch: false,
+    auth: 'Bearer ingress-token',
+  });
 }, 120_000);
