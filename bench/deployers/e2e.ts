@@ -261,8 +261,9 @@ async function run(o: EndToEndOptions, start: () => Promise<Started>): Promise<E
   return { ...result, apiserver: o.apiserver, startupMs, stopMs: performance.now() - t1 };
 }
 
+/** The items' creator: connections kept alive, as client-go's (and the in-process side's). */
 const clientFor = (yaml: string): KubeClient =>
-  createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: 'bench' });
+  createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: 'bench', keepAlive: true });
 
 async function withOwnApiServer(o: EndToEndOptions): Promise<EndToEndResult> {
   return run(o, async () => {

@@ -86,9 +86,10 @@ function harnessOf(parts: Parts, client: KubeClient): Harness {
   const { server, redis, dir, instance } = parts;
   const stopOnSignal = redisOnSignal(redis);
   const yaml = server.cluster().kubeconfigYaml();
-  // each function's own client, fieldManager = its name, as in its replica
+  // each function's own client as in its replica (shared/function clusterClient): fieldManager =
+  // its name, connections kept alive, transient answers retried
   const fnClient = (name: string): KubeClient =>
-    createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: name });
+    createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: name, keepAlive: true, retryTransient: true });
   const triggerClient = fnClient('deployitem-trigger');
   const checkClient = fnClient('responsibility-check');
   const config = checkConfig();
@@ -141,7 +142,8 @@ export async function startHarness(namespaces: string[]): Promise<Harness> {
     const yaml = server.cluster().kubeconfigYaml();
     const kubeconfig = join(dir, 'kubeconfig');
     await writeFile(kubeconfig, yaml);
-    const client = createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: 'bench' });
+    // the items' creator keeps its connections alive, as client-go does
+    const client = createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: 'bench', keepAlive: true });
     await bootstrap(client, namespaces);
     const env = {
       KUBECONFIG: kubeconfig,
