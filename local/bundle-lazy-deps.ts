@@ -8,15 +8,19 @@
  * smart-buffer) and the auth providers' `jsonpath-plus` (client-node's `cp`, with tar-fs, is left
  * out of the bundles altogether: nothing uses it and its top level has no side effect); node-fetch
  * (client-node's HTTP) imports `whatwg-url` (with tr46's IDNA table, parsed at load) only as a
- * fallback for a Node without a global URL. Each is answered, when a package in node_modules
- * imports or requires it, by a stand-in whose properties are getters (and setters) that require
- * the real package the first time one is read; esbuild still bundles the package, wrapped in its
- * lazy `__commonJS` / `__esm` initialiser, so nothing of it runs before. The names are the
- * package's own, taken at build time by requiring it in a child process of the Node that builds
- * (the one that runs the bundles). A package stays eager when Node cannot require it, when its
- * module is itself a function or class (a stand-in function would break `new` and `instanceof`),
- * or when it resolves to an `.mjs` file: esbuild reads any .mjs path as an ES module, so the
- * CommonJS stand-in would export nothing (hpagent, client-node's HTTP(S) proxy agents, is one).
+ * fallback for a Node without a global URL. Express and body-parser's urlencoded parser import
+ * `qs` (with side-channel, get-intrinsic and object-inspect, which build their tables at load) for
+ * query strings and form bodies, which a CloudEvent's POST never has (Express 5 parses the query
+ * only when `req.query` is read): ≈ 1–2 ms of every replica's start. Each is answered, when a
+ * package in node_modules imports or requires it, by a stand-in whose properties are getters (and
+ * setters) that require the real package the first time one is read; esbuild still bundles the
+ * package, wrapped in its lazy `__commonJS` / `__esm` initialiser, so nothing of it runs before.
+ * The names are the package's own, taken at build time by requiring it in a child process of the
+ * Node that builds (the one that runs the bundles). A package stays eager when Node cannot require
+ * it, when its module is itself a function or class (a stand-in function would break `new` and
+ * `instanceof`), or when it resolves to an `.mjs` file: esbuild reads any .mjs path as an ES
+ * module, so the CommonJS stand-in would export nothing (hpagent, client-node's HTTP(S) proxy
+ * agents, is one).
  * A package that reads a property at load (`class X extends Imported`) loads it then, as before.
  */
 import { spawnSync } from 'node:child_process';
@@ -24,7 +28,12 @@ import type { Plugin } from 'esbuild';
 import { standInSource } from './bundle-builtins.js';
 
 /** The packages loaded on first use when another package imports them. */
-export const LAZY_DEPENDENCIES: readonly string[] = ['jsonpath-plus', 'socks-proxy-agent', 'whatwg-url'];
+export const LAZY_DEPENDENCIES: readonly string[] = [
+  'jsonpath-plus',
+  'socks-proxy-agent',
+  'whatwg-url',
+  'qs',
+];
 
 const NAMESPACE = 'lazy-dependency';
 const SKIP = 'lazy-dependency-skip';

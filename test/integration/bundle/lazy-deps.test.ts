@@ -5,7 +5,8 @@
  * classes, assignments); a module that is itself a function stays eager, as do a package in an
  * .mjs file (whose named imports a CommonJS stand-in would leave undefined) and an import from the
  * project's own code; and the deployer bundle built by local/bundle.ts has the client-node
- * dependencies behind stand-ins.
+ * dependencies behind stand-ins; and Express with qs behind its stand-in still parses extended query
+ * strings and form bodies.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { lazyDependencies, LAZY_DEPENDENCIES } from '../../../local/bundle-lazy-deps.js';
 import { bundleFunction } from '../../../local/bundle.js';
+import { bundlePlugins } from '../../../local/bundle-plugins.js';
+import { copyColdFiles } from '../../../local/bundle-cold.js';
 
 let dir: string;
 
@@ -134,6 +137,51 @@ it("puts the deployer bundle's client-node dependencies behind stand-ins", async
       (m) => m[1],
     );
     expect([...new Set(standIns)].sort()).toEqual([...LAZY_DEPENDENCIES].sort());
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}, 60_000);
+
+it('parses extended query strings and form bodies with qs behind its stand-in in a server bundle', async () => {
+  // inside the repository, so express and qs resolve as in a function's bundle
+  mkdirSync(join(process.cwd(), '.local'), { recursive: true });
+  const out = mkdtempSync(join(process.cwd(), '.local', 'lazy-deps-qs-'));
+  try {
+    const entry = join(out, 'entry.ts');
+    writeFileSync(
+      entry,
+      [
+        "import express from 'express';",
+        'const app = express();',
+        "app.set('query parser', 'extended');",
+        'app.use(express.urlencoded({ extended: true }));',
+        "app.post('/', (req, res) => { res.json({ query: req.query, body: req.body }); });",
+        "const server = app.listen(0, '127.0.0.1', async () => {",
+        '  const { port } = server.address();',
+        "  const res = await fetch(`http://127.0.0.1:${port}/?a[b]=1`, { method: 'POST',",
+        "    headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'x[y]=2&x[z]=3' });",
+        '  console.log(JSON.stringify(await res.json()));',
+        '  server.close();',
+        '});',
+      ].join('\n'),
+    );
+    const file = join(out, 'bundle.cjs');
+    // a form body's type is not in the mime stand-in's table: mime-db is read from cold/ beside the bundle
+    const result = await build({
+      metafile: true,
+      entryPoints: [entry],
+      outfile: file,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'silent',
+      plugins: bundlePlugins(true, false),
+    });
+    await copyColdFiles(result.metafile, [file]);
+    expect(readFileSync(file, 'utf8')).toMatch(/lazy-dependency:\S*\/node_modules\/qs\//);
+    const got = JSON.parse(execFileSync(process.execPath, [file], { encoding: 'utf8' })) as unknown;
+    expect(got).toEqual({ query: { a: { b: '1' } }, body: { x: { y: '2', z: '3' } } });
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
