@@ -125,7 +125,7 @@ describe("client-node's names from their own files", () => {
   const pkg = '@kubernetes/client-node';
   const folder = join(process.cwd(), 'node_modules', pkg);
 
-  it.each(Object.entries(LAZY_NAME_FILES[pkg]!))("%s is the package's own, from %s", async (name, file) => {
+  it.each(Object.entries(LAZY_NAME_FILES[pkg]))("%s is the package's own, from %s", async (name, file) => {
     const whole = (await import(pkg)) as Record<string, unknown>;
     const own = (await import(pathToFileURL(join(folder, file)).href)) as Record<string, unknown>;
     expect(own[name]).toBeDefined();
