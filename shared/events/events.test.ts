@@ -121,17 +121,31 @@ describe('decodeHttpEvent', () => {
   });
 });
 
-describe('emit', () => {
+interface Seen {
+  method?: string;
+  headers: Record<string, unknown>;
+  body: string;
+}
+interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A local HTTP server for the describe block it is called in: it records every request and
+ * answers with `answer(path)` (undefined: it never answers).
+ */
+function recordingServer(answer: (path: string) => Answer | undefined): { seen: Seen[]; url: () => string } {
   let url = '';
-  const seen: { headers: Record<string, unknown>; body: string }[] = [];
+  const seen: Seen[] = [];
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      seen.push({ headers: req.headers, body });
-      const status = Number(req.url?.slice(1) || '202');
-      if (status === 999) return; // never answers
-      res.writeHead(status).end(status >= 400 ? `failed ${status}` : '');
+      seen.push({ method: req.method, headers: req.headers, body });
+      const a = answer(req.url ?? '/');
+      if (a) res.writeHead(a.status, a.headers).end(a.body);
     });
   });
   beforeAll(async () => {
@@ -142,10 +156,19 @@ describe('emit', () => {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
   });
+  return { seen, url: () => url };
+}
+
+describe('emit', () => {
+  const { seen, url: base } = recordingServer((path) => {
+    const status = Number(path.slice(1) || '202');
+    // 999 never answers
+    return status === 999 ? undefined : { status, body: status >= 400 ? `failed ${status}` : '' };
+  });
   const event = buildEvent({ id: 'x1', type: 't', source: '/s', target: 'fn', data: { a: 1 } });
 
   it.each([[202], [204], [404], [500], [400]])('reports HTTP %i honestly', async (status) => {
-    const result = await emit(event, { sink: `${url}/${status}` });
+    const result = await emit(event, { sink: `${base()}/${status}` });
     expect(result).toMatchObject({ kind: 'response', status, ok: status < 300 });
     const last = seen.at(-1)!;
     expect(last.headers['ce-id']).toBe('x1');
@@ -167,20 +190,20 @@ describe('emit', () => {
     expect(describeError(new Error('plain'))).toBe('plain');
   });
   it('reports a timeout', async () => {
-    const result = await emit(event, { sink: `${url}/999`, timeoutMs: 50 });
+    const result = await emit(event, { sink: `${base()}/999`, timeoutMs: 50 });
     expect(result).toMatchObject({ kind: 'error', timedOut: true, error: 'timeout after 50 ms' });
   });
   it('emitOrThrow throws EmitError with the status', async () => {
-    await expect(emitOrThrow(event, { sink: `${url}/503` })).rejects.toThrow(EmitError);
-    await expect(emitOrThrow(event, { sink: `${url}/503` })).rejects.toThrow(/HTTP 503: failed 503/);
+    await expect(emitOrThrow(event, { sink: `${base()}/503` })).rejects.toThrow(EmitError);
+    await expect(emitOrThrow(event, { sink: `${base()}/503` })).rejects.toThrow(/HTTP 503: failed 503/);
   });
   it('sends the sink token as a bearer token only when one is given, and never reports it', async () => {
-    await emit(event, { sink: `${url}/202` });
+    await emit(event, { sink: `${base()}/202` });
     expect(seen.at(-1)!.headers.authorization).toBeUndefined();
-    await emit(event, { sink: `${url}/202`, token: 'sink-token-1' });
+    await emit(event, { sink: `${base()}/202`, token: 'sink-token-1' });
     expect(seen.at(-1)!.headers.authorization).toBe('Bearer sink-token-1');
     expect(seen.at(-1)!.headers['ce-id']).toBe('x1');
-    const err = await emitOrThrow(event, { sink: `${url}/401`, token: 'sink-token-1' }).catch(
+    const err = await emitOrThrow(event, { sink: `${base()}/401`, token: 'sink-token-1' }).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(EmitError);
@@ -202,28 +225,12 @@ describe('plainHeaders', () => {
 });
 
 describe('httpFetch (node:http for the event plane)', () => {
-  let url = '';
-  const seen: { method?: string; headers: Record<string, unknown>; body: string }[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      seen.push({ method: req.method, headers: req.headers, body });
-      if (req.url === '/hang') return;
-      res.writeHead(201, { 'X-Answer': 'yes' }).end('created');
-    });
-  });
-  beforeAll(async () => {
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  });
+  const { seen, url: base } = recordingServer((path) =>
+    path === '/hang' ? undefined : { status: 201, headers: { 'X-Answer': 'yes' }, body: 'created' },
+  );
 
   it('sends the method, headers and body, and answers status, headers and text', async () => {
-    const res = await httpFetch(`${url}/x`, {
+    const res = await httpFetch(`${base()}/x`, {
       method: 'PUT',
       headers: { 'Ce-Id': 'h1' },
       body: new TextEncoder().encode('payload'),
@@ -239,10 +246,10 @@ describe('httpFetch (node:http for the event plane)', () => {
   });
   it('rejects when the signal aborts, and for a body it cannot send', async () => {
     await expect(
-      httpFetch(`${url}/hang`, { method: 'POST', body: 'x', signal: AbortSignal.timeout(50) }),
+      httpFetch(`${base()}/hang`, { method: 'POST', body: 'x', signal: AbortSignal.timeout(50) }),
     ).rejects.toThrow();
-    await expect(httpFetch(`${url}/x`, { method: 'POST', body: new URLSearchParams('a=1') })).rejects.toThrow(
-      /string or byte bodies/,
-    );
+    await expect(
+      httpFetch(`${base()}/x`, { method: 'POST', body: new URLSearchParams('a=1') }),
+    ).rejects.toThrow(/string or byte bodies/);
   });
 });

@@ -15,8 +15,7 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { lazyDependencies, LAZY_DEPENDENCIES } from '../../../local/bundle-lazy-deps.js';
 import { bundleFunction } from '../../../local/bundle.js';
-import { bundlePlugins } from '../../../local/bundle-plugins.js';
-import { copyColdFiles } from '../../../local/bundle-cold.js';
+import { bundleEntry, scratchDir } from '../../support/bundle-entry.js';
 
 let dir: string;
 
@@ -143,13 +142,11 @@ it("puts the deployer bundle's client-node dependencies behind stand-ins", async
 }, 60_000);
 
 it('parses extended query strings and form bodies with qs behind its stand-in in a server bundle', async () => {
-  // inside the repository, so express and qs resolve as in a function's bundle
-  mkdirSync(join(process.cwd(), '.local'), { recursive: true });
-  const out = mkdtempSync(join(process.cwd(), '.local', 'lazy-deps-qs-'));
+  const out = scratchDir('lazy-deps-qs');
   try {
-    const entry = join(out, 'entry.ts');
-    writeFileSync(
-      entry,
+    // a form body's type is not in the mime stand-in's table: mime-db is read from cold/ beside the bundle
+    const file = await bundleEntry(
+      out,
       [
         "import express from 'express';",
         'const app = express();',
@@ -165,20 +162,6 @@ it('parses extended query strings and form bodies with qs behind its stand-in in
         '});',
       ].join('\n'),
     );
-    const file = join(out, 'bundle.cjs');
-    // a form body's type is not in the mime stand-in's table: mime-db is read from cold/ beside the bundle
-    const result = await build({
-      metafile: true,
-      entryPoints: [entry],
-      outfile: file,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      logLevel: 'silent',
-      plugins: bundlePlugins(true, false),
-    });
-    await copyColdFiles(result.metafile, [file]);
     expect(readFileSync(file, 'utf8')).toMatch(/lazy-dependency:\S*\/node_modules\/qs\//);
     const got = JSON.parse(execFileSync(process.execPath, [file], { encoding: 'utf8' })) as unknown;
     expect(got).toEqual({ query: { a: { b: '1' } }, body: { x: { y: '2', z: '3' } } });

@@ -8,13 +8,13 @@
  * so a KubeConfig does not build the generated API; KubernetesObjectApi still does, when read.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runInThisContext } from 'node:vm';
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import { bundleFunction } from '../../../local/bundle.js';
 import {
   LAZY_NAME_FILES,
@@ -23,7 +23,7 @@ import {
   realModule,
   standIn,
 } from '../../../local/bundle-lazy.js';
-import { bundlePlugins } from '../../../local/bundle-plugins.js';
+import { bundleEntry, scratchDir } from '../../support/bundle-entry.js';
 
 describe('namedImports', () => {
   const cases: Array<[string, string, string[] | undefined]> = [
@@ -135,9 +135,7 @@ describe("client-node's names from their own files", () => {
   describe('in a bundle', () => {
     let dir: string;
     beforeAll(() => {
-      // inside the repository, so the packages resolve
-      mkdirSync(join(process.cwd(), '.local'), { recursive: true });
-      dir = mkdtempSync(join(process.cwd(), '.local', 'lazy-names-'));
+      dir = scratchDir('lazy-names');
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -153,9 +151,8 @@ describe("client-node's names from their own files", () => {
     };
 
     it('a KubeConfig that loads a kubeconfig and signs a request does not build the generated API', async () => {
-      const entry = join(dir, 'entry.ts');
-      writeFileSync(
-        entry,
+      const out = await bundleEntry(
+        dir,
         [
           `import { KubeConfig, KubernetesObjectApi } from '${pkg}';`,
           'export async function config() {',
@@ -168,18 +165,8 @@ describe("client-node's names from their own files", () => {
           '}',
           'export const objects = (kc) => KubernetesObjectApi.makeApiClient(kc);',
         ].join('\n'),
+        [probe],
       );
-      const out = join(dir, 'bundle.cjs');
-      await build({
-        entryPoints: [entry],
-        outfile: out,
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        logLevel: 'silent',
-        plugins: [probe, ...bundlePlugins(true, false)],
-      });
       const script = [
         `const b = require(${JSON.stringify(out)});`,
         'const seen = () => (globalThis.__generated ?? []).length;',

@@ -6,12 +6,11 @@
  * talks to a real redis-server.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { applyPatch, SOURCE_PATCHES } from '../../../local/bundle-patches.js';
-import { bundlePlugins } from '../../../local/bundle-plugins.js';
+import { bundleEntry, scratchDir } from '../../support/bundle-entry.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 
 const require = createRequire(join(process.cwd(), 'package.json'));
@@ -39,8 +38,7 @@ describe('a bundle of ioredis with the patch', () => {
   let dir: string;
   let redis: TestRedis;
   beforeAll(async () => {
-    mkdirSync(join(process.cwd(), '.local'), { recursive: true });
-    dir = mkdtempSync(join(process.cwd(), '.local', 'patches-'));
+    dir = scratchDir('patches');
     redis = await startRedis();
   });
   afterAll(async () => {
@@ -49,19 +47,7 @@ describe('a bundle of ioredis with the patch', () => {
   });
 
   it('has the methods of ioredis from node_modules and runs commands', async () => {
-    const entry = join(dir, 'entry.ts');
-    writeFileSync(entry, "export { Redis } from 'ioredis';\n");
-    const out = join(dir, 'bundle.cjs');
-    await build({
-      entryPoints: [entry],
-      outfile: out,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      logLevel: 'silent',
-      plugins: bundlePlugins(true, false),
-    });
+    const out = await bundleEntry(dir, "export { Redis } from 'ioredis';\n");
     expect(readFileSync(out, 'utf8')).toContain('delete Commander.prototype.__landscapeDictionaryMode');
     const script = [
       `const bundled = require(${JSON.stringify(out)}).Redis;`,
