@@ -18,7 +18,7 @@
  * them). Nothing fails on a figure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { parseGoDuration } from '@landscape/apimachinery';
 import { fmt, markdown, parseCommand, ratio, runBenchmark } from './common.js';
+import { processTree, type Proc } from './proc.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SIDES = ['spec', 'embedded'] as const;
@@ -37,24 +38,12 @@ const GOAL_RSS_MB = 300;
 const GOAL_REPLICA_MIB = 64;
 const READY_LIMIT_MS = 300_000;
 const CLK_TCK = 100;
-const PAGE = 4096;
 const MB = 2 ** 20;
 
 interface Options {
   settle: number;
   window: number;
   schedules: Side[];
-}
-
-interface Proc {
-  pid: number;
-  ppid: number;
-  cmdline: string;
-  /** utime + stime + cutime + cstime, clock ticks. */
-  cpu: number;
-  /** utime + stime. */
-  own: number;
-  rss: number;
 }
 
 interface Result {
@@ -98,41 +87,6 @@ function parse(argv: string[]): Options | number {
       [...SIDES],
     );
   return parseCommand<Options>(cmd, argv);
-}
-
-function readProc(pid: string): Proc | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-    const own = Number(f[11]) + Number(f[12]);
-    return {
-      pid: Number(pid),
-      ppid: Number(f[1]),
-      cmdline,
-      own,
-      cpu: own + Number(f[13]) + Number(f[14]),
-      rss: Number(f[21]) * PAGE,
-    };
-  } catch {
-    return undefined; // gone meanwhile
-  }
-}
-
-/** The root and every process whose parent chain leads to it. */
-export function processTree(root: number): Proc[] {
-  const all = readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map(readProc)
-    .filter((p): p is Proc => p !== undefined);
-  const out = all.filter((p) => p.pid === root);
-  let parents = new Set([root]);
-  while (parents.size > 0) {
-    const next = all.filter((p) => parents.has(p.ppid));
-    out.push(...next);
-    parents = new Set(next.map((p) => p.pid));
-  }
-  return out;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

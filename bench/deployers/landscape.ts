@@ -7,11 +7,12 @@
  * time of that group, from /proc.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processTree } from '../proc.js';
 import { childEnv, sleep } from '../runtime/children.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -47,34 +48,7 @@ function ticksPerSecond(): number {
  * reaped is in its parent's cutime.
  */
 export function treeCpuMs(root: number): number {
-  const procs: Array<{ pid: number; ppid: number; ticks: number }> = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // fields after "pid (comm) ": state, ppid, pgrp, ... utime (12th), stime, cutime, cstime
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-    procs.push({ pid: Number(entry), ppid: Number(f[1]), ticks });
-  }
-  let ticks = 0;
-  let level = new Set([root]);
-  const seen = new Set<number>();
-  while (level.size > 0) {
-    const next = new Set<number>();
-    for (const p of procs) {
-      if (seen.has(p.pid)) continue;
-      if (level.has(p.pid)) {
-        ticks += p.ticks;
-        seen.add(p.pid);
-      } else if (level.has(p.ppid)) next.add(p.pid);
-    }
-    level = next;
-  }
+  const ticks = processTree(root).reduce((n, p) => n + p.cpu, 0);
   return (ticks * 1000) / ticksPerSecond();
 }
 

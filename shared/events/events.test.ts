@@ -217,9 +217,18 @@ describe('plainHeaders', () => {
     ['none', undefined, {}],
     ['a record', { 'Content-Type': 'a/b', 'ce-id': '1' }, { 'content-type': 'a/b', 'ce-id': '1' }],
     ['pairs', [['X-A', '1']], { 'x-a': '1' }],
-    ['a Headers-like object', new Map([['X-B', '2']]), { 'x-b': '2' }],
+    ['a Headers object', new Headers([['X-B', '2']]), { 'x-b': '2' }],
+    ['another iterable of pairs', new Map([['X-C', '3']]).entries(), { 'x-c': '3' }],
+    [
+      'a name twice, in two cases',
+      [
+        ['Accept', 'a'],
+        ['accept', 'b'],
+      ],
+      { accept: 'a, b' },
+    ],
+    ['an undefined value', { 'x-d': undefined, 'x-e': '5' }, { 'x-e': '5' }],
   ])('%s', (_name, init, want) => {
-    // a Map has forEach(value, key) as a Headers object does
     expect(plainHeaders(init as RequestInit['headers'])).toEqual(want);
   });
 });
@@ -229,6 +238,10 @@ describe('httpFetch (node:http for the event plane)', () => {
     path === '/hang' ? undefined : { status: 201, headers: { 'X-Answer': 'yes' }, body: 'created' },
   );
 
+  it('sends GET when no method is given, as fetch does', async () => {
+    expect((await httpFetch(`${base()}/x`, {})).status).toBe(201);
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', body: '' });
+  });
   it('sends the method, headers and body, and answers status, headers and text', async () => {
     const res = await httpFetch(`${base()}/x`, {
       method: 'PUT',
@@ -247,7 +260,7 @@ describe('httpFetch (node:http for the event plane)', () => {
   it('rejects when the signal aborts, and for a body it cannot send', async () => {
     await expect(
       httpFetch(`${base()}/hang`, { method: 'POST', body: 'x', signal: AbortSignal.timeout(50) }),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ name: 'AbortError' });
     await expect(
       httpFetch(`${base()}/x`, { method: 'POST', body: new URLSearchParams('a=1') }),
     ).rejects.toThrow(/string or byte bodies/);

@@ -10,5 +10,5 @@ export {
   normalizeHeaders,
 } from './cloudevent.js';
 export type { Event, EventInit, HttpMessage } from './cloudevent.js';
-export { emit, EmitError, emitOrThrow, httpFetch, plainHeaders } from './emit.js';
+export { describeError, emit, EmitError, emitOrThrow, httpFetch, plainHeaders } from './emit.js';
 export type { EmitFailure, EmitOptions, EmitResponse, EmitResult, FetchAnswer, FetchLike } from './emit.js';

@@ -10,9 +10,10 @@
  * prober), with a generous limit.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processTree, type Proc } from '../../bench/proc.js';
 import type { ControlFile } from '../../local/control.js';
 import type { FunctionRow } from '../../local/knative/status.js';
 import {
@@ -129,34 +130,9 @@ afterAll(async () => {
   expect(stopped?.code).toBe(0);
 }, stopTimeout());
 
-interface Proc {
-  pid: number;
-  ppid: number;
-  cmdline: string;
-}
-
 /** Every process whose parent chain leads to `root` (root excluded), from /proc. */
 function descendants(root: number): Proc[] {
-  const all: Proc[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-      all.push({ pid: Number(name), ppid, cmdline });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: Proc[] = [];
-  let parents = new Set([root]);
-  while (parents.size > 0) {
-    const next = all.filter((p) => parents.has(p.ppid));
-    out.push(...next);
-    parents = new Set(next.map((p) => p.pid));
-  }
-  return out;
+  return processTree(root).filter((p) => p.pid !== root);
 }
 
 async function functionRows(): Promise<FunctionRow[]> {

@@ -12,9 +12,10 @@
  *
  * One difference: Knative's client has no per-attempt timeout unless K_SINK_TIMEOUT is set; here
  * each attempt gives up after `timeoutMs` (default 10 s, counted as a network error) so a sink
- * that hangs cannot stop the source for good.
+ * that hangs cannot stop the source for good. The default sender (shared/events `httpFetch`)
+ * reads the answer's body within that time (the global fetch it replaced settled at the headers).
  */
-import { httpFetch } from '../../shared/events/index.js';
+import { describeError, httpFetch } from '../../shared/events/index.js';
 import type { Logger } from '../../shared/log/index.js';
 import type { Sleep } from '../../shared/kube/reflector/index.js';
 import type { OutboundEvent } from './types.js';
@@ -79,7 +80,8 @@ async function attemptOnce(
     const res = await fetchImpl(sink, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     return { status: res.status };
   } catch (err) {
-    return { error: err instanceof Error ? err.message : String(err) };
+    // the cause too: a timeout is an AbortError whose cause says so
+    return { error: err instanceof Error ? describeError(err) : String(err) };
   }
 }
 

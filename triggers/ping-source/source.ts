@@ -12,11 +12,11 @@ import { jitterMs, pingEvent, retryDelayMs } from './event.js';
 import { cronMode, type PingSourceSpec } from './spec.js';
 
 export interface PingSourceDeps {
-  /** POSTs the event to the sink (default: shared/events `emit` over `fetch`). */
+  /** POSTs the event to the sink (default: shared/events `emit`, over `fetch` when one is given). */
   send?: (event: Event, sink: string) => Promise<EmitResult>;
   /**
-   * The fetch of the default `send` (default: the global one); the embedded landscape's adds the
-   * broker ingress's bearer token for the ingress (`withIngressAuth`).
+   * The fetch of the default `send` (default: none, `emit` sends with node:http); the embedded
+   * landscape's adds the broker ingress's bearer token for the ingress (`withIngressAuth`).
    */
   fetch?: FetchLike;
   /** [0, 1) for the jitter (default Math.random). */

@@ -67,7 +67,8 @@ describe('a bundle of ioredis with the patch', () => {
     const got = JSON.parse(
       execFileSync(process.execPath, ['-e', script, redis.url], { encoding: 'utf8', cwd: process.cwd() }),
     ) as { same: boolean; count: number; s: string; b: string; n: number; own: boolean };
-    expect(got).toEqual({ same: true, count: got.count, s: 'yes', b: '796573', n: 3, own: false });
-    expect(got.count).toBeGreaterThan(500);
+    const { count, ...rest } = got;
+    expect(rest).toEqual({ same: true, s: 'yes', b: '796573', n: 3, own: false });
+    expect(count).toBeGreaterThan(500);
   }, 60_000);
 });

@@ -31,11 +31,11 @@ it('emits without loading undici; the global fetch would load it', () => {
   expect(probe('fetch')).toEqual({ status: 202, afterEmit: false, afterFetch: true });
 }, 120_000);
 
-it("sends through the embedded plane's sender (httpFetch, ingress auth) without loading undici", () => {
+it("sends through the embedded plane's sender (httpFetch, each token to its own) without loading undici", () => {
   expect(probe('plane')).toEqual({
     status: 202,
     afterEmit: false,
     afterFetch: false,
-    auth: 'Bearer ingress-token',
+    auth: { '/ingress': 'Bearer ingress-token', '/function': 'Bearer function-token' },
   });
 }, 120_000);

@@ -3,8 +3,8 @@
  * emits one event to it with shared/events' `emit`, and prints whether undici (the global fetch) was
  * loaded then; with `fetch` as its argument it then calls the global fetch, as a control; with
  * `plane` it emits through the embedded event plane's sender instead (httpFetch behind the
- * ingress and function auth wrappers, as triggers/plane builds it) and prints the Authorization
- * header the endpoint got.
+ * ingress and function auth wrappers, as triggers/plane builds it), to an ingress and to a function
+ * on another origin, and prints the Authorization header each got.
  */
 import http from 'node:http';
 import { buildEvent, emit, httpFetch } from '../../../shared/events/index.js';
@@ -14,24 +14,43 @@ import { withFunctionAuth } from '../../../triggers/plane/index.js';
 const undiciLoaded = (): boolean =>
   (process as unknown as { moduleLoadList: string[] }).moduleLoadList.some((m) => m.includes('undici'));
 
-let auth: string | undefined;
-const server = http.createServer((req, res) => {
-  auth = req.headers.authorization;
-  req.resume();
-  req.on('end', () => {
-    res.statusCode = 202;
-    res.end();
+/** A server that answers 202 and records the Authorization header of each request by path. */
+const auth: Record<string, string> = {};
+async function listen(): Promise<{ base: string; close: () => void }> {
+  const server = http.createServer((req, res) => {
+    if (req.headers.authorization) auth[req.url ?? ''] = req.headers.authorization;
+    req.resume();
+    req.on('end', () => {
+      res.statusCode = 202;
+      res.end();
+    });
   });
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-const plane = withFunctionAuth(withIngressAuth(httpFetch, 'ingress-token', url), 'function-token', url);
-const result = await emit(buildEvent({ id: '1', type: 'dev.landscape.test', source: 'probe' }), {
-  sink: url,
-  ...(process.argv[2] === 'plane' ? { fetch: plane } : {}),
-});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => server.close(),
+  };
+}
+// the broker ingress and a function on other origins, as the embedded landscape has them
+const ingress = await listen();
+const fn = await listen();
+const plane = withFunctionAuth(
+  withIngressAuth(httpFetch, 'ingress-token', ingress.base),
+  'function-token',
+  ingress.base,
+);
+const event = buildEvent({ id: '1', type: 'dev.landscape.test', source: 'probe' });
+const viaPlane = process.argv[2] === 'plane' ? { fetch: plane } : {};
+const result = await emit(event, { sink: `${ingress.base}/ingress`, ...viaPlane });
+if (process.argv[2] === 'plane') await emit(event, { sink: `${fn.base}/function`, ...viaPlane });
 const afterEmit = undiciLoaded();
-if (process.argv[2] === 'fetch') await fetch(url, { method: 'POST', body: '' });
-const out = { status: result.status, afterEmit, afterFetch: undiciLoaded(), ...(auth ? { auth } : {}) };
+if (process.argv[2] === 'fetch') await fetch(`${ingress.base}/`, { method: 'POST', body: '' });
+const out = {
+  status: result.status,
+  afterEmit,
+  afterFetch: undiciLoaded(),
+  ...(Object.keys(auth).length > 0 ? { auth } : {}),
+};
 process.stdout.write(`${JSON.stringify(out)}\n`);
-server.close();
+ingress.close();
+fn.close();
