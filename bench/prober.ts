@@ -26,8 +26,16 @@ import {
   sizeList,
 } from './common.js';
 import { startFleet } from './prober/fleet.js';
-import { measurePass, profileFile, type PassResult } from './prober/pass.js';
-import { goalTable, growthLines, memoryTable, tickTable, verbTable } from './prober/table.js';
+import { measurePass, profileFile, type PassResult, type Way } from './prober/pass.js';
+import {
+  abTable,
+  goalTable,
+  growthLines,
+  memoryTable,
+  tickTable,
+  verbTable,
+  type AbRounds,
+} from './prober/table.js';
 
 export const description =
   'prober: one probe-tick pass over 100 / 300 / 1,000 shoots (s/tick, API requests/shoot, peak memory) and its growth';
@@ -39,6 +47,7 @@ interface ProberOptions {
   concurrency: number;
   scalingShoots: number;
   warmupShoots: number;
+  abRounds: number;
   cpuProf?: string;
 }
 
@@ -60,6 +69,12 @@ function parseOptions(argv: string[]): ProberOptions | number {
       300,
     )
     .option('--warmup-shoots <count>', 'shoots of the untimed warm-up tick (0: none)', nonNegativeInt, 100)
+    .option(
+      '--ab-rounds <count>',
+      'rounds of the A/B at the largest fleet: a tick before issue 16 and one now, alternately (0: none)',
+      nonNegativeInt,
+      3,
+    )
     .option('--cpu-prof <dir>', 'write a V8 CPU profile of each measured tick into <dir>');
   return parseCommand<ProberOptions>(cmd, argv);
 }
@@ -76,6 +91,7 @@ async function tick(
   shoots: number,
   leases: 'fresh' | 'expired',
   profile: boolean,
+  way: Way = 'now',
 ): Promise<PassResult> {
   const fleet = await startFleet({
     shoots,
@@ -88,13 +104,14 @@ async function tick(
     const kubeconfigFile = join(env.dir, 'seed.kubeconfig');
     await writeFile(kubeconfigFile, fleet.seed.kubeconfigYaml());
     return await measurePass({
+      way,
       fleet,
       leases,
       redisUrl: env.redis.url,
       redis: env.client,
       kubeconfigFile,
       concurrency: o.concurrency,
-      cpuProfile: profile && o.cpuProf ? profileFile(o.cpuProf, shoots, leases) : undefined,
+      cpuProfile: profile && o.cpuProf ? profileFile(o.cpuProf, shoots, leases, way) : undefined,
     });
   } finally {
     await fleet.stop();
@@ -108,7 +125,27 @@ function progress(p: PassResult, t0: number): void {
   );
 }
 
-async function measure(o: ProberOptions): Promise<PassResult[]> {
+interface Measured {
+  passes: PassResult[];
+  ab?: AbRounds;
+}
+
+/** Rounds of a tick before issue 16 and one now at `shoots`, alternating which goes first. */
+async function abRounds(env: Env, o: ProberOptions, shoots: number): Promise<AbRounds> {
+  const ab: AbRounds = { shoots, now: [], before: [] };
+  for (let round = 0; round < o.abRounds; round++) {
+    const order: Way[] = round % 2 === 0 ? ['before', 'now'] : ['now', 'before'];
+    for (const way of order) {
+      const t0 = performance.now();
+      const p = await tick(env, o, shoots, 'fresh', round === 0, way);
+      ab[way].push(p);
+      console.log(`A/B round ${round + 1}, ${way}: tick ${(p.ms / 1000).toFixed(2)} s; ${secondsSince(t0)}`);
+    }
+  }
+  return ab;
+}
+
+async function measure(o: ProberOptions): Promise<Measured> {
   const redis = await startRedis();
   const undo = redisOnSignal(redis);
   const client = new Redis(redis.url);
@@ -132,7 +169,8 @@ async function measure(o: ProberOptions): Promise<PassResult[]> {
       out.push(await tick(env, o, o.scalingShoots, 'expired', true));
       progress(out[out.length - 1], t0);
     }
-    return out;
+    const largest = Math.max(...o.shoots);
+    return { passes: out, ab: o.abRounds > 0 ? await abRounds(env, o, largest) : undefined };
   } finally {
     client.disconnect();
     await redis.stop();
@@ -156,8 +194,11 @@ function passProblems(p: PassResult): string[] {
   return checks.filter(([bad]) => bad).map(([, message]) => message);
 }
 
-function problems(passes: readonly PassResult[]): string[] {
-  return passes.flatMap((p) => passProblems(p).map((m) => `${p.shoots} shoots, leases ${p.leases}: ${m}`));
+function problems(m: Measured): string[] {
+  const all = [...m.passes, ...(m.ab?.before ?? []), ...(m.ab?.now ?? [])];
+  return all.flatMap((p) =>
+    passProblems(p).map((msg) => `${p.shoots} shoots, leases ${p.leases}, ${p.way}: ${msg}`),
+  );
 }
 
 function notes(o: ProberOptions, passes: readonly PassResult[]): string[] {
@@ -198,7 +239,8 @@ function notes(o: ProberOptions, passes: readonly PassResult[]): string[] {
 }
 
 /** Prints the report; the problems found. */
-function report(o: ProberOptions, passes: readonly PassResult[]): string[] {
+function report(o: ProberOptions, m: Measured): string[] {
+  const passes = m.passes;
   const fresh = passes.filter((p) => p.leases === 'fresh');
   const base = fresh[0];
   const largest = fresh[fresh.length - 1];
@@ -208,14 +250,23 @@ function report(o: ProberOptions, passes: readonly PassResult[]): string[] {
   console.log(`${tickTable(passes, base)}\n`);
   console.log(`Memory of this process during the tick:\n\n${memoryTable(passes, base)}\n`);
   if (base && largest && largest !== base) console.log(`${growthLines(base, largest).join('\n')}\n`);
-  const detail = [largest, passes.find((p) => p.leases === 'expired')].filter((p): p is PassResult => !!p);
+  const detail = [largest, passes.find((p) => p.leases === 'expired'), m.ab?.before[0]].filter(
+    (p): p is PassResult => !!p,
+  );
   console.log(`Requests and bytes per shoot by verb and resource:\n\n${verbTable(detail)}\n`);
+  if (m.ab) {
+    console.log(
+      `A/B at ${m.ab.shoots} shoots, leases fresh: probe-tick before issue 16 (each shoot's Secret, Machines and\n` +
+        `dependents read on their own, the kubeconfig parsed per probe, a TLS context per shoot connection) and now,\n` +
+        `alternately, each on a fresh fleet:\n\n${abTable(m.ab)}\n`,
+    );
+  }
   console.log(
-    `Issue 16's goals (≤ 1.00× in "now ÷ goal" holds; "before" is the README's figure, not measured in this run:\n` +
-      `run the bench on the older code beside this one for an A/B on this machine):\n\n${goalTable(passes)}\n`,
+    `Issue 16's goals (≤ 1.00× in "now ÷ goal" holds; "before" measured in this run, the A/B's medians):\n\n` +
+      `${goalTable(passes, m.ab)}\n`,
   );
   console.log(`${notes(o, passes).join('\n')}\n`);
-  return problems(passes);
+  return problems(m);
 }
 
 export function run(argv: string[]): Promise<number> {

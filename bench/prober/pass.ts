@@ -19,6 +19,8 @@ import { stateKey, type TickSummary } from '../../functions/probe-tick/tick.js';
 import type { ProberState } from '../../functions/probe-tick/prober.js';
 import { DEFAULT_PROBER_CONFIG_YAML } from '../../shared/watchdog/config.js';
 import { createLogger } from '../../shared/log/index.js';
+import { createKubeClient } from '../../shared/kube/index.js';
+import type { TickDeps } from '../../functions/probe-tick/tick.js';
 import { dependentReplicas, type Fleet } from './fleet.js';
 
 setFlagsFromString('--expose-gc');
@@ -55,7 +57,25 @@ export interface Memory {
   samples: number;
 }
 
+/**
+ * How probe-tick runs: `now` as it is; `before` as before issue 16 (commit 298b53b): every shoot's
+ * probe Secret, Machines and dependents read on their own (8 seed requests per healthy shoot), the
+ * kubeconfig parsed per probe, and client-node's own agent per shoot request (a TLS context built
+ * per connection).
+ */
+export type Way = 'now' | 'before';
+
+/** The instance overrides of a way. */
+export function wayOverrides(way: Way): Partial<TickDeps> {
+  if (way === 'now') return {};
+  return {
+    readPerShoot: true,
+    shootClient: (kc) => ({ client: createKubeClient(kc), close: () => undefined }),
+  };
+}
+
 export interface PassResult {
+  way: Way;
   shoots: number;
   leases: 'fresh' | 'expired';
   ms: number;
@@ -76,6 +96,7 @@ export interface PassResult {
 }
 
 export interface PassOptions {
+  way: Way;
   fleet: Fleet;
   leases: 'fresh' | 'expired';
   redisUrl: string;
@@ -195,17 +216,20 @@ export async function measurePass(o: PassOptions): Promise<PassResult> {
   await o.redis.flushall();
   const counter = outcomeCounter();
   const log = createLogger({ name: 'probe-tick', level: 'info', destination: { write: counter.write } });
-  const instance = createProbeTickInstance({
-    env: () => ({
-      KUBECONFIG: o.kubeconfigFile,
-      REDIS_URL: o.redisUrl,
-      CONFIG_FILE: '/probe-tick.yaml',
-      PROBE_TICK_SPAN: '0s',
-      PROBE_CONCURRENCY: String(o.concurrency),
-    }),
-    readFile: () => Promise.resolve(BENCH_CONFIG),
-    log,
-  });
+  const instance = createProbeTickInstance(
+    {
+      env: () => ({
+        KUBECONFIG: o.kubeconfigFile,
+        REDIS_URL: o.redisUrl,
+        CONFIG_FILE: '/probe-tick.yaml',
+        PROBE_TICK_SPAN: '0s',
+        PROBE_CONCURRENCY: String(o.concurrency),
+      }),
+      readFile: () => Promise.resolve(BENCH_CONFIG),
+      log,
+    },
+    wayOverrides(o.way),
+  );
   // fresh: renewed as kubelets do, so a shoot probed late in a long tick still finds them fresh
   const stopRenewing = o.leases === 'fresh' ? o.fleet.renewLeases(RENEW_MS) : (): void => undefined;
   try {
@@ -223,6 +247,7 @@ export async function measurePass(o: PassOptions): Promise<PassResult> {
     const memory = sampler.stop();
     const traffic1 = trafficOf(o.fleet);
     return {
+      way: o.way,
       shoots: o.fleet.namespaces.length,
       leases: o.leases,
       ms,
@@ -244,5 +269,5 @@ export async function measurePass(o: PassOptions): Promise<PassResult> {
   }
 }
 
-export const profileFile = (dir: string, shoots: number, leases: string): string =>
-  join(dir, `probe-tick-${shoots}-${leases}.cpuprofile`);
+export const profileFile = (dir: string, shoots: number, leases: string, way: Way = 'now'): string =>
+  join(dir, `probe-tick-${shoots}-${leases}${way === 'now' ? '' : `-${way}`}.cpuprofile`);

@@ -42,12 +42,17 @@ function shootServer(hang: readonly string[] = []): { client: KubeClient; seen: 
   return { client: { request } as unknown as KubeClient, seen };
 }
 
-function deps(shoot: KubeClient): ProbeDeps {
+function deps(shoot: KubeClient, closed: string[] = []): ProbeDeps {
   const view = {
     kubeConfig: () => Promise.resolve(new KubeConfig()),
     machines: () => Promise.resolve([]),
   } as unknown as SeedView;
-  return { seed: {} as KubeClient, shootClient: () => shoot, now: () => Date.now(), view };
+  return {
+    seed: {} as KubeClient,
+    shootClient: () => ({ client: shoot, close: () => void closed.push('closed') }),
+    now: () => Date.now(),
+    view,
+  };
 }
 
 describe('probeShoot', () => {
@@ -76,5 +81,14 @@ describe('probeShoot', () => {
     const result = await probeShoot(deps(shoot.client), probe(20));
     expect(result.kind === 'failed' && result.message).toContain('ERR_PROBE_API_SERVER');
     expect(shoot.seen.map((r) => r.path)).toEqual(['/version']);
+  });
+
+  it("closes the probe's connection when the probe ends, answered or failed", async () => {
+    for (const hang of [[], [NODES], ['/version']]) {
+      const closed: string[] = [];
+      const result = await probeShoot(deps(shootServer(hang).client, closed), probe(20));
+      expect(result.kind).toBe(hang.length === 0 ? 'lease' : 'failed');
+      expect(closed).toEqual(['closed']);
+    }
   });
 });

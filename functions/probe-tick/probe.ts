@@ -1,8 +1,9 @@
 /**
  * One probe of one shoot (specs/dependency-watchdog.md "One probe"): the shoot's kubeconfig from
  * the Secret `<kubeConfigSecretName>` (key `kubeconfig`) in its seed namespace, GET `/version` on
- * the shoot's API server on a fresh connection (no keep-alive), then the lease probe: shoot Nodes
- * and Leases (`kube-node-lease`), seed Machines, decided by ./lease.ts. Every shoot request has
+ * the shoot's API server as the first request on a new connection, then the lease probe: shoot
+ * Nodes and Leases (`kube-node-lease`) on that connection, seed Machines, decided by ./lease.ts;
+ * the connection is closed when the probe ends (./shootclient.ts). Every shoot request has
  * probeTimeout as its whole deadline, as upstream's: dependency-watchdog
  * internal/util/k8shelper.go sets `rest.Config.Timeout = probeTimeout` on the config of both the
  * discovery client (`/version`) and the client of the Node and Lease lists, and client-go makes
@@ -29,10 +30,16 @@ import {
 import type { ShootProbe } from './shoots.js';
 import { parseProbeSecret, SecretAbsentError, type SeedView } from './seedview.js';
 
+/** A shoot's client for one probe; `close` ends its connections when the probe is over. */
+export interface ShootConnection {
+  client: KubeClient;
+  close(): void;
+}
+
 export interface ProbeDeps {
   seed: KubeClient;
-  /** A client for a shoot's kubeconfig (the real one opens a new connection per request). */
-  shootClient: (kc: KubeConfig) => KubeClient;
+  /** A client for one probe of a shoot (the real one: one new connection per probe, ./shootclient.ts). */
+  shootClient: (kc: KubeConfig) => ShootConnection;
   now: () => number;
   /** The seed's lists of this pass (Secret, Machines); absent: read per shoot. */
   view?: SeedView;
@@ -60,7 +67,7 @@ async function shootKubeConfig(deps: ProbeDeps, namespace: string, secretName: s
   return result;
 }
 
-async function setup(deps: ProbeDeps, probe: ShootProbe): Promise<KubeClient | ProbeResult> {
+async function setup(deps: ProbeDeps, probe: ShootProbe): Promise<ShootConnection | ProbeResult> {
   const name = probe.config.kubeConfigSecretName;
   try {
     return deps.shootClient(await shootKubeConfig(deps, probe.namespace, name));
@@ -145,5 +152,12 @@ async function probeLeases(deps: ProbeDeps, shoot: KubeClient, probe: ShootProbe
 export async function probeShoot(deps: ProbeDeps, probe: ShootProbe): Promise<ProbeResult> {
   const shoot = await setup(deps, probe);
   if ('kind' in shoot) return shoot;
-  return (await probeApiServer(shoot, probe.config.probeTimeout)) ?? probeLeases(deps, shoot, probe);
+  try {
+    return (
+      (await probeApiServer(shoot.client, probe.config.probeTimeout)) ??
+      (await probeLeases(deps, shoot.client, probe))
+    );
+  } finally {
+    shoot.close();
+  }
 }

@@ -1,63 +1,98 @@
 /**
- * The client of a shoot probe: a new connection per request and no resumed TLS session, as
- * upstream's. dependency-watchdog (internal/prober/prober.go) creates two clients per probe
- * through internal/prober/shoot/client.go, a discovery client for `/version` and a
- * controller-runtime client for the Node and Lease lists; internal/util/k8shelper.go
+ * The client of a shoot probe: one new connection per probe, closed when the probe ends.
+ *
+ * Upstream, dependency-watchdog (internal/prober/prober.go) creates two clients per probe through
+ * internal/prober/shoot/client.go, a discovery client for `/version` and a controller-runtime
+ * client for the Node and Lease lists; internal/util/k8shelper.go
  * (createRestConfigFromKubeConfigBytes, createTransportWithDisabledKeepAlive) gives each a fresh
- * `http.DefaultTransport` clone with `DisableKeepAlives = true` (dependency-watchdog issue 61:
- * a kept connection must not hide a broken API server) and installs it with `rest.Config.Wrap`.
- * That wrapper replaces the transport client-go's `transport.New` took from its `tlsCache`
- * (k8s.io/client-go transport/cache.go), so nothing is shared between requests or probes; the
- * `tls.Config` from `rest.TLSConfigFor` (transport/transport.go) has no ClientSessionCache, so
- * Go's client never resumes a session either.
- * What is shared here is only the TLS context (the CA parsed into an OpenSSL context), built once
- * per kubeconfig object instead of once per connection: probe-tick keeps one parsed kubeconfig
- * per probe Secret resourceVersion (./seedview.ts), so a changed Secret gets a new one. On the
- * wire nothing changes: every request opens its own TCP and TLS connection with a full
- * handshake and verifies the server's certificate; no session is resumed (maxCachedSessions 0)
- * and no socket is kept (keepAlive false). Proxies and plain http are left to client-node.
+ * `http.DefaultTransport` clone with `DisableKeepAlives = true` (a kept connection must not hide a
+ * broken API server) and installs it with `rest.Config.Wrap`, which replaces the transport
+ * client-go's `transport.New` took from its `tlsCache` (k8s.io/client-go transport/cache.go); the
+ * `tls.Config` from `rest.TLSConfigFor` (transport/transport.go) has no ClientSessionCache. So
+ * every request of a probe opens its own TCP and TLS connection with a full handshake: 3 per probe
+ * here (5 upstream, whose new controller-runtime client discovers `/api` and `/apis` first).
+ *
+ * Here a probe opens one connection, with a full handshake and the server's certificate verified,
+ * for its `/version` request, and its two lease lists follow on that connection (one at a time:
+ * one socket); the probe closes it when it ends, so no connection outlives its probe and the next
+ * probe of the shoot starts from a new TCP connect and a full TLS handshake again (no session is
+ * resumed: maxCachedSessions 0). What upstream's rule guards against, a connection kept from an
+ * earlier probe answering for an API server that no longer accepts new ones, cannot happen: each
+ * probe's `/version` is the first request on its own new connection. What it saves is two TCP and
+ * TLS handshakes per probe: issue 16's 1,000-shoot tick (bench prober's A/B).
+ *
+ * The TLS context (the CA parsed into an OpenSSL context) is built once per kubeconfig object
+ * instead of once per connection: probe-tick keeps one parsed kubeconfig per probe Secret
+ * resourceVersion (./seedview.ts), so a changed Secret gets a new one. Proxies and plain http are
+ * left to client-node (its agent per request).
  */
 import https from 'node:https';
 import tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { createKubeClient, type KubeClient } from '../../shared/kube/index.js';
+import { createKubeClient } from '../../shared/kube/index.js';
+import type { ShootConnection } from './probe.js';
 
 type FetchOptions = Awaited<ReturnType<KubeConfig['applyToFetchOptions']>>;
 
-function sharedAgent(
-  agents: WeakMap<KubeConfig, https.Agent>,
-  kc: KubeConfig,
-  given: https.Agent,
-): https.Agent {
-  let agent = agents.get(kc);
-  if (!agent) {
-    const options = (given as https.Agent & { options: https.AgentOptions }).options;
-    agent = new https.Agent({
-      ...options,
-      keepAlive: false,
-      maxCachedSessions: 0,
-      secureContext: tls.createSecureContext(options),
-    });
-    agents.set(kc, agent);
-  }
-  return agent;
+/** client-node's TLS options of a kubeconfig and the context built from them, once. */
+interface SharedTls {
+  options: https.AgentOptions;
+  secureContext: tls.SecureContext;
 }
 
-/** `kc` whose fetch options carry the TLS context built once for it. */
-export function withSharedTlsContext(kc: KubeConfig, agents: WeakMap<KubeConfig, https.Agent>): KubeConfig {
+function sharedTls(contexts: WeakMap<KubeConfig, SharedTls>, kc: KubeConfig, given: https.Agent): SharedTls {
+  let shared = contexts.get(kc);
+  if (!shared) {
+    const options = (given as https.Agent & { options: https.AgentOptions }).options;
+    shared = { options, secureContext: tls.createSecureContext(options) };
+    contexts.set(kc, shared);
+  }
+  return shared;
+}
+
+/**
+ * `kc` whose requests share one connection (one socket, kept between them, no TLS session
+ * resumed) with the kubeconfig's shared TLS context; `close` destroys it.
+ */
+export function probeConnection(
+  kc: KubeConfig,
+  contexts: WeakMap<KubeConfig, SharedTls>,
+): { kubeConfig: KubeConfig; close: () => void } {
+  let agent: https.Agent | undefined;
+  let closed = false;
   const wrapped = Object.create(kc) as KubeConfig;
   wrapped.applyToFetchOptions = async (opts): Promise<FetchOptions> => {
     const init = await kc.applyToFetchOptions(opts);
     const given = init.agent as unknown;
     // exactly client-node's https.Agent (a proxy agent is another class)
     if (!(given instanceof https.Agent) || given.constructor !== https.Agent) return init;
-    return { ...init, agent: sharedAgent(agents, kc, given) };
+    if (closed) throw new Error('the probe connection is closed');
+    if (!agent) {
+      const shared = sharedTls(contexts, kc, given);
+      agent = new https.Agent({
+        ...shared.options,
+        keepAlive: true,
+        maxSockets: 1,
+        maxCachedSessions: 0,
+        secureContext: shared.secureContext,
+      });
+    }
+    return { ...init, agent };
   };
-  return wrapped;
+  return {
+    kubeConfig: wrapped,
+    close: () => {
+      closed = true;
+      agent?.destroy();
+    },
+  };
 }
 
-/** The shoot client factory of probe-tick (ProbeDeps.shootClient). */
-export function shootClientFactory(): (kc: KubeConfig) => KubeClient {
-  const agents = new WeakMap<KubeConfig, https.Agent>();
-  return (kc) => createKubeClient(withSharedTlsContext(kc, agents));
+/** The shoot client factory of probe-tick (ProbeDeps.shootClient): a connection per probe. */
+export function shootClientFactory(): (kc: KubeConfig) => ShootConnection {
+  const contexts = new WeakMap<KubeConfig, SharedTls>();
+  return (kc) => {
+    const connection = probeConnection(kc, contexts);
+    return { client: createKubeClient(connection.kubeConfig), close: connection.close };
+  };
 }

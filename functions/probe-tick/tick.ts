@@ -57,6 +57,12 @@ export interface TickDeps extends ProbeDeps, ScaleDeps {
   signal?: AbortSignal;
   /** Queues the next invocation at a time (ms; an earlier queued one is kept); absent: none. */
   queuePass?: (atMs: number) => Promise<void>;
+  /**
+   * True: no seed view; each shoot's Secret, Machines and dependents are read on their own, as
+   * probe-tick did before issue 16 (8 seed requests per healthy shoot). Only the prober bench
+   * sets it, to measure the tick before the change in the same run.
+   */
+  readPerShoot?: boolean;
 }
 
 export interface TickSummary {
@@ -348,7 +354,7 @@ async function passesUntil(
         if (!Array.isArray(listed)) break;
         clusters = listed;
         listedAt = deps.now();
-        viewDeps = withSeedView(deps, config, kubeConfigs);
+        if (!deps.readPerShoot) viewDeps = withSeedView(deps, config, kubeConfigs);
       }
       const p = await pass(viewDeps, config, clusters);
       await recordPass(deps, config, summary, p, end);

@@ -1,7 +1,8 @@
 /**
  * The shoot probe's client against a real TLS server (an embedded API server behind a TCP proxy
- * that counts connections): every request opens its own connection with a full handshake, as
- * upstream's keep-alive-less transport does; only the TLS context is built once per kubeconfig.
+ * that counts connections): a probe's requests share one new connection with a full handshake,
+ * closed when the probe ends; the next probe opens a new one and resumes no session. Only the TLS
+ * context is built once per kubeconfig.
  */
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,8 @@ let proxy: net.Server;
 let port = 0;
 const sockets: net.Socket[] = [];
 let connections = 0;
+/** Connections the client has closed (the proxy saw their end). */
+let ended = 0;
 /** TLS handshakes whose ClientHello offered a session to resume (a non-empty session id or ticket). */
 let hellos: Buffer[] = [];
 
@@ -24,6 +27,7 @@ beforeAll(async () => {
     connections++;
     const upstream = net.connect(Number(target.port), target.hostname);
     client.once('data', (first: Buffer) => hellos.push(first));
+    client.once('end', () => ended++);
     client.pipe(upstream).pipe(client);
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
@@ -59,9 +63,14 @@ function offersResumption(hello: Buffer): boolean {
   return false;
 }
 
+const until = async (check: () => boolean): Promise<void> => {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+};
+
 describe('the shoot probe client', () => {
-  it('opens a new TLS connection per request and offers no session to resume, with one kubeconfig', async () => {
+  it("runs a probe's requests on one new connection, closes it at the end, and resumes no session in the next", async () => {
     connections = 0;
+    ended = 0;
     hellos = [];
     const yaml = server
       .cluster('shoot')
@@ -69,9 +78,22 @@ describe('the shoot probe client', () => {
       .replace(/server: .*/, `server: https://127.0.0.1:${port}`);
     const kc = kubeConfigFromYaml(yaml);
     const create = shootClientFactory();
-    for (let i = 0; i < 3; i++) {
-      const res = await create(kc).request({ method: 'GET', path: '/version' });
-      expect(res.status).toBe(200);
+    for (let probe = 1; probe <= 3; probe++) {
+      const shoot = create(kc);
+      expect((await shoot.client.request({ method: 'GET', path: '/version' })).status).toBe(200);
+      // the two lease lists in parallel, as probe.ts asks: they follow on the same connection
+      const lists = await Promise.all([
+        shoot.client.request({ method: 'GET', path: '/api/v1/nodes' }),
+        shoot.client.request({
+          method: 'GET',
+          path: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases',
+        }),
+      ]);
+      expect(lists.map((r) => r.status)).toEqual([200, 200]);
+      expect(connections).toBe(probe);
+      shoot.close();
+      await until(() => ended === probe);
+      await expect(shoot.client.request({ method: 'GET', path: '/version' })).rejects.toThrow(/closed/);
     }
     expect(connections).toBe(3);
     expect(hellos.map((h) => h.readUInt8(0))).toEqual([22, 22, 22]); // TLS handshake records
