@@ -5,7 +5,10 @@
  * side by side in one run. Every fleet gets a fresh embedded API server (one seed, a few shoot
  * clusters shared round robin, traffic counted) and an emptied private redis-server; an untimed
  * warm-up tick runs first. Optionally one more tick where every lease is expired, so every shoot
- * is scaled down. Fails (exit 1) only when a shoot was not probed as expected, never because of
+ * is scaled down. Then an A/B at the largest fleet (`--ab-rounds`, 2 by default: six more ticks):
+ * probe-tick as before issue 16, with the shoot client before the connection per probe, and now
+ * (./prober/ways.ts), alternately, each way warmed up first; issue 16's tick goal is read from
+ * its medians. Fails (exit 1) only when a shoot was not probed as expected, never because of
  * speed.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -26,7 +29,8 @@ import {
   sizeList,
 } from './common.js';
 import { startFleet } from './prober/fleet.js';
-import { measurePass, profileFile, type PassResult, type Way } from './prober/pass.js';
+import { measurePass, profileFile, type PassResult } from './prober/pass.js';
+import { WAYS, type Way } from './prober/ways.js';
 import {
   abTable,
   goalTable,
@@ -38,7 +42,7 @@ import {
 } from './prober/table.js';
 
 export const description =
-  'prober: one probe-tick pass over 100 / 300 / 1,000 shoots (s/tick, API requests/shoot, peak memory) and its growth';
+  'prober: one probe-tick pass over 100 / 300 / 1,000 shoots (s/tick, API requests/shoot, peak memory), its growth, and an A/B with the code before issue 16';
 
 interface ProberOptions {
   shoots: number[];
@@ -71,9 +75,9 @@ function parseOptions(argv: string[]): ProberOptions | number {
     .option('--warmup-shoots <count>', 'shoots of the untimed warm-up tick (0: none)', nonNegativeInt, 100)
     .option(
       '--ab-rounds <count>',
-      'rounds of the A/B at the largest fleet: a tick before issue 16 and one now, alternately (0: none)',
+      'rounds of the A/B at the largest fleet: a tick in each way (before, per-request, now), alternately (0: none)',
       nonNegativeInt,
-      3,
+      2,
     )
     .option('--cpu-prof <dir>', 'write a V8 CPU profile of each measured tick into <dir>');
   return parseCommand<ProberOptions>(cmd, argv);
@@ -111,7 +115,7 @@ async function tick(
       redis: env.client,
       kubeconfigFile,
       concurrency: o.concurrency,
-      cpuProfile: profile && o.cpuProf ? profileFile(o.cpuProf, shoots, leases, way) : undefined,
+      cpuProfile: profile && o.cpuProf ? profileFile(o.cpuProf, shoots, leases) : undefined,
     });
   } finally {
     await fleet.stop();
@@ -130,15 +134,22 @@ interface Measured {
   ab?: AbRounds;
 }
 
-/** Rounds of a tick before issue 16 and one now at `shoots`, alternating which goes first. */
+/**
+ * Rounds of a tick in each way at `shoots`, the order rotated each round; each way gets an
+ * untimed warm-up tick first (its own code paths JIT-compiled, as the main ticks' warm-up does
+ * for now's). Not profiled.
+ */
 async function abRounds(env: Env, o: ProberOptions, shoots: number): Promise<AbRounds> {
-  const ab: AbRounds = { shoots, now: [], before: [] };
+  const ab: AbRounds = { shoots, ticks: { before: [], 'per-request': [], now: [] } };
+  if (o.warmupShoots > 0) {
+    for (const way of WAYS) await tick(env, o, o.warmupShoots, 'fresh', false, way);
+  }
   for (let round = 0; round < o.abRounds; round++) {
-    const order: Way[] = round % 2 === 0 ? ['before', 'now'] : ['now', 'before'];
+    const order = WAYS.map((_, i) => WAYS[(i + round) % WAYS.length]);
     for (const way of order) {
       const t0 = performance.now();
-      const p = await tick(env, o, shoots, 'fresh', round === 0, way);
-      ab[way].push(p);
+      const p = await tick(env, o, shoots, 'fresh', false, way);
+      ab.ticks[way].push(p);
       console.log(`A/B round ${round + 1}, ${way}: tick ${(p.ms / 1000).toFixed(2)} s; ${secondsSince(t0)}`);
     }
   }
@@ -195,7 +206,7 @@ function passProblems(p: PassResult): string[] {
 }
 
 function problems(m: Measured): string[] {
-  const all = [...m.passes, ...(m.ab?.before ?? []), ...(m.ab?.now ?? [])];
+  const all = [...m.passes, ...Object.values(m.ab?.ticks ?? {}).flat()];
   return all.flatMap((p) =>
     passProblems(p).map((msg) => `${p.shoots} shoots, leases ${p.leases}, ${p.way}: ${msg}`),
   );
@@ -213,10 +224,10 @@ function notes(o: ProberOptions, passes: readonly PassResult[]): string[] {
     `store, not counted). An untimed warm-up tick over ${o.warmupShoots} shoots runs first (JIT); config and Redis`,
     'connection are ready before the clock starts.',
     'The embedded API servers run in this process: tick s and CPU s include serving every request (TLS included: the',
-    "seed client keeps its connections alive; each request of a shoot probe opens a fresh connection, as upstream's do:",
-    'dependency-watchdog gives both shoot clients of every probe a new transport with keep-alives disabled and no TLS',
-    'session cache, and its new controller-runtime client discovers /api and /apis first, so 5 shoot requests per',
-    'probe there, 3 here).',
+    'seed client keeps its connections alive; each shoot probe opens one new connection with a full handshake for its',
+    '3 requests and closes it at its end; upstream dependency-watchdog opens one per request (its shoot clients get a',
+    'new transport with keep-alives disabled and no TLS session cache, and its new controller-runtime client',
+    "discovers /api and /apis first: 5 connections per probe there), as the A/B's per-request way does with 3).",
     'redis-server is a separate process, its CPU not counted. Logs formatted at info and dropped.',
     'Requests/bytes counted at the API servers (HTTP bodies, no headers or TLS); Redis commands from INFO commandstats.',
     'Memory: this process (API servers + stores + function), sampled every 50 ms during the tick after a full GC;',
@@ -250,15 +261,17 @@ function report(o: ProberOptions, m: Measured): string[] {
   console.log(`${tickTable(passes, base)}\n`);
   console.log(`Memory of this process during the tick:\n\n${memoryTable(passes, base)}\n`);
   if (base && largest && largest !== base) console.log(`${growthLines(base, largest).join('\n')}\n`);
-  const detail = [largest, passes.find((p) => p.leases === 'expired'), m.ab?.before[0]].filter(
+  const detail = [largest, passes.find((p) => p.leases === 'expired'), m.ab?.ticks.before[0]].filter(
     (p): p is PassResult => !!p,
   );
   console.log(`Requests and bytes per shoot by verb and resource:\n\n${verbTable(detail)}\n`);
   if (m.ab) {
     console.log(
-      `A/B at ${m.ab.shoots} shoots, leases fresh: probe-tick before issue 16 (each shoot's Secret, Machines and\n` +
-        `dependents read on their own, the kubeconfig parsed per probe, a TLS context per shoot connection) and now,\n` +
-        `alternately, each on a fresh fleet:\n\n${abTable(m.ab)}\n`,
+      `A/B at ${m.ab.shoots} shoots, leases fresh, each tick on a fresh fleet, the ways alternately:\n` +
+        `before = probe-tick before issue 16 (each shoot's Secret, Machines and dependents read on their own,\n` +
+        `the kubeconfig parsed per probe, a TLS context per shoot connection); per-request = now, but a new\n` +
+        `connection per shoot request as upstream (the client before the connection per probe); now = as it is:\n\n` +
+        `${abTable(m.ab)}\n`,
     );
   }
   console.log(

@@ -19,8 +19,7 @@ import { stateKey, type TickSummary } from '../../functions/probe-tick/tick.js';
 import type { ProberState } from '../../functions/probe-tick/prober.js';
 import { DEFAULT_PROBER_CONFIG_YAML } from '../../shared/watchdog/config.js';
 import { createLogger } from '../../shared/log/index.js';
-import { createKubeClient } from '../../shared/kube/index.js';
-import type { TickDeps } from '../../functions/probe-tick/tick.js';
+import { wayOverrides, type Way } from './ways.js';
 import { dependentReplicas, type Fleet } from './fleet.js';
 
 setFlagsFromString('--expose-gc');
@@ -57,22 +56,7 @@ export interface Memory {
   samples: number;
 }
 
-/**
- * How probe-tick runs: `now` as it is; `before` as before issue 16 (commit 298b53b): every shoot's
- * probe Secret, Machines and dependents read on their own (8 seed requests per healthy shoot), the
- * kubeconfig parsed per probe, and client-node's own agent per shoot request (a TLS context built
- * per connection).
- */
-export type Way = 'now' | 'before';
-
-/** The instance overrides of a way. */
-export function wayOverrides(way: Way): Partial<TickDeps> {
-  if (way === 'now') return {};
-  return {
-    readPerShoot: true,
-    shootClient: (kc) => ({ client: createKubeClient(kc), close: () => undefined }),
-  };
-}
+export type { Way } from './ways.js';
 
 export interface PassResult {
   way: Way;
@@ -269,5 +253,5 @@ export async function measurePass(o: PassOptions): Promise<PassResult> {
   }
 }
 
-export const profileFile = (dir: string, shoots: number, leases: string, way: Way = 'now'): string =>
-  join(dir, `probe-tick-${shoots}-${leases}${way === 'now' ? '' : `-${way}`}.cpuprofile`);
+export const profileFile = (dir: string, shoots: number, leases: string): string =>
+  join(dir, `probe-tick-${shoots}-${leases}.cpuprofile`);

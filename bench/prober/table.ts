@@ -3,6 +3,7 @@ import { trafficTotal, type TrafficCount } from '@landscape/kube-apiserver/testi
 import { fmt, markdown, ratio } from '../common.js';
 import type { PassResult } from './pass.js';
 import { median } from '../apiserver/ab-stats.js';
+import { WAYS, type Way } from './ways.js';
 
 const MIB = 1024 * 1024;
 const mib = (b: number): string => fmt(b / MIB, 1);
@@ -13,7 +14,9 @@ const heapGrowth = (p: PassResult): number => p.memory.heapPeak - p.memory.heapB
 const rssGrowth = (p: PassResult): number => p.memory.rssPeak - p.memory.rssBefore;
 
 const label = (p: PassResult): string =>
-  `${fmt(p.shoots)} ${p.leases === 'fresh' ? '' : '(leases expired)'}${p.way === 'before' ? ' before' : ''}`;
+  [fmt(p.shoots), p.leases === 'fresh' ? '' : '(leases expired)', p.way === 'now' ? '' : p.way]
+    .filter((part) => part !== '')
+    .join(' ');
 
 export function tickTable(passes: readonly PassResult[], base: PassResult | undefined): string {
   const header = [
@@ -131,39 +134,35 @@ export function verbTable(passes: readonly PassResult[]): string {
 /** Issue 16's goals: seed requests per healthy shoot per tick, and the tick time against the tick before. */
 export const GOALS = { seedRequestsPerShoot: 2, tickVsBefore: 0.5 } as const;
 
-/** The ticks of the same-run A/B: probe-tick as it is and as it was before issue 16, alternately. */
+/** The ticks of the same-run A/B: probe-tick in each way, alternately, at one fleet size. */
 export interface AbRounds {
   shoots: number;
-  now: PassResult[];
-  before: PassResult[];
+  ticks: Record<Way, PassResult[]>;
 }
 
 const seedPerShoot = (p: PassResult): number => trafficTotal(p.seed).requests / p.shoots;
 const medianOf = (ps: readonly PassResult[], f: (p: PassResult) => number): number => median(ps.map(f));
 
-/** The A/B's rounds side by side: tick and CPU seconds, seed requests per shoot. */
+/** The A/B's rounds: tick and CPU seconds of each way, now against each other way. */
 export function abTable(ab: AbRounds): string {
+  const others = WAYS.filter((w) => w !== 'now');
   const header = [
     'round',
-    'before tick s',
-    'now tick s',
-    'now ÷ before',
-    'before CPU s',
-    'now CPU s',
-    'now ÷ before',
-    'seed req/shoot before / now',
+    ...WAYS.map((w) => `${w} tick s`),
+    ...others.map((w) => `now ÷ ${w}`),
+    ...WAYS.map((w) => `${w} CPU s`),
+    ...others.map((w) => `CPU now ÷ ${w}`),
+    `seed req/shoot ${WAYS.join(' / ')}`,
   ];
-  const rows = ab.now.map((n, i) => {
-    const b = ab.before[i];
+  const rows = ab.ticks.now.map((n, i) => {
+    const at = (w: Way): PassResult => ab.ticks[w][i];
     return [
       String(i + 1),
-      fmt(b.ms / 1000, 2),
-      fmt(n.ms / 1000, 2),
-      ratio(n.ms, b.ms),
-      fmt(b.cpuMs / 1000, 2),
-      fmt(n.cpuMs / 1000, 2),
-      ratio(n.cpuMs, b.cpuMs),
-      `${fmt(seedPerShoot(b), 2)} / ${fmt(seedPerShoot(n), 3)}`,
+      ...WAYS.map((w) => fmt(at(w).ms / 1000, 2)),
+      ...others.map((w) => ratio(n.ms, at(w).ms)),
+      ...WAYS.map((w) => fmt(at(w).cpuMs / 1000, 2)),
+      ...others.map((w) => ratio(n.cpuMs, at(w).cpuMs)),
+      WAYS.map((w) => fmt(seedPerShoot(at(w)), 3)).join(' / '),
     ];
   });
   return markdown(header, rows);
@@ -176,26 +175,28 @@ export function goalTable(passes: readonly PassResult[], ab: AbRounds | undefine
   if (!p) return 'no fresh tick measured';
   const header = ['figure', 'now', 'before', 'now ÷ before', 'goal', 'now ÷ goal'];
   const seedNow = seedPerShoot(p);
+  const before = ab?.ticks.before ?? [];
+  const seedBefore = before.length > 0 ? medianOf(before, seedPerShoot) : NaN;
   const rows = [
     [
       `seed requests per healthy shoot (${fmt(p.shoots)} shoots)`,
       fmt(seedNow, 3),
-      ab?.before.length ? fmt(medianOf(ab.before, seedPerShoot), 2) : '—',
-      ab?.before.length ? ratio(seedNow, medianOf(ab.before, seedPerShoot)) : '—',
+      before.length > 0 ? fmt(seedBefore, 3) : '—',
+      ratio(seedNow, seedBefore),
       `≤ ${GOALS.seedRequestsPerShoot}`,
       ratio(seedNow, GOALS.seedRequestsPerShoot),
     ],
   ];
-  if (ab && ab.now.length > 0 && ab.before.length > 0) {
-    const now = medianOf(ab.now, (x) => x.ms) / 1000;
-    const before = medianOf(ab.before, (x) => x.ms) / 1000;
+  if (ab && ab.ticks.now.length > 0 && before.length > 0) {
+    const nowS = medianOf(ab.ticks.now, (x) => x.ms) / 1000;
+    const beforeS = medianOf(before, (x) => x.ms) / 1000;
     rows.push([
-      `tick s at ${fmt(ab.shoots)} shoots, median of ${ab.now.length} rounds`,
-      fmt(now, 2),
-      fmt(before, 2),
-      ratio(now, before),
+      `tick s at ${fmt(ab.shoots)} shoots, median of ${ab.ticks.now.length} rounds`,
+      fmt(nowS, 2),
+      fmt(beforeS, 2),
+      ratio(nowS, beforeS),
       `≤ ${GOALS.tickVsBefore.toFixed(2)}× before`,
-      ratio(now / before, GOALS.tickVsBefore),
+      ratio(nowS / beforeS, GOALS.tickVsBefore),
     ]);
   }
   return markdown(header, rows);

@@ -27,10 +27,12 @@ const NODES = '/api/v1/nodes';
 const LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
 
 /** A shoot API server that answers `/version` and empty lists; `hang` paths answer only their abort. */
-function shootServer(hang: readonly string[] = []): { client: KubeClient; seen: KubeHttpRequest[] } {
+function shootServer(
+  hang: readonly string[] = [],
+  log: string[] = [],
+): { client: KubeClient; seen: KubeHttpRequest[] } {
   const seen: KubeHttpRequest[] = [];
-  const request = (r: KubeHttpRequest): Promise<KubeHttpResponse> => {
-    seen.push(r);
+  const answer = (r: KubeHttpRequest): Promise<KubeHttpResponse> => {
     if (hang.includes(r.path)) {
       return new Promise((_, reject) =>
         r.signal?.addEventListener('abort', () => reject(new Error(`${r.path}: aborted`))),
@@ -38,6 +40,12 @@ function shootServer(hang: readonly string[] = []): { client: KubeClient; seen: 
     }
     const body = r.path === '/version' ? '{"major":"1","minor":"33"}' : '{"items":[]}';
     return Promise.resolve({ status: 200, headers: {}, body });
+  };
+  const request = (r: KubeHttpRequest): Promise<KubeHttpResponse> => {
+    seen.push(r);
+    log.push(`sent ${r.path}`);
+    const settled = (): void => void log.push(`settled ${r.path}`);
+    return answer(r).finally(settled);
   };
   return { client: { request } as unknown as KubeClient, seen };
 }
@@ -83,12 +91,30 @@ describe('probeShoot', () => {
     expect(shoot.seen.map((r) => r.path)).toEqual(['/version']);
   });
 
-  it("closes the probe's connection when the probe ends, answered or failed", async () => {
+  it("closes the probe's connection when the probe ends, after its last request settled", async () => {
     for (const hang of [[], [NODES], ['/version']]) {
-      const closed: string[] = [];
-      const result = await probeShoot(deps(shootServer(hang).client, closed), probe(20));
+      const log: string[] = [];
+      const result = await probeShoot(deps(shootServer(hang, log).client, log), probe(20));
       expect(result.kind).toBe(hang.length === 0 ? 'lease' : 'failed');
-      expect(closed).toEqual(['closed']);
+      expect(log.filter((l) => l === 'closed')).toHaveLength(1);
+      expect(log[log.length - 1]).toBe('closed');
+      expect(log.filter((l) => l.startsWith('settled'))).toHaveLength(
+        log.filter((l) => l.startsWith('sent')).length,
+      );
     }
+  });
+
+  it('sends the Lease list only after the Node list answered, as upstream', async () => {
+    const log: string[] = [];
+    await probeShoot(deps(shootServer([], log).client, log), probe(20));
+    expect(log).toEqual([
+      'sent /version',
+      'settled /version',
+      `sent ${NODES}`,
+      `settled ${NODES}`,
+      `sent ${LEASES}`,
+      `settled ${LEASES}`,
+      'closed',
+    ]);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * One probe of one shoot (specs/dependency-watchdog.md "One probe"): the shoot's kubeconfig from
  * the Secret `<kubeConfigSecretName>` (key `kubeconfig`) in its seed namespace, GET `/version` on
- * the shoot's API server as the first request on a new connection, then the lease probe: shoot
- * Nodes and Leases (`kube-node-lease`) on that connection, seed Machines, decided by ./lease.ts;
- * the connection is closed when the probe ends (./shootclient.ts). Every shoot request has
+ * the shoot's API server as the first request on a new connection, then the lease probe: the
+ * shoot's Nodes, then its Leases (`kube-node-lease`), on that connection (direct https; through a
+ * proxy or over plain http client-node's connection per request), and the seed's Machines,
+ * decided by ./lease.ts; the connection is closed when the probe ends (./shootclient.ts). Every
+ * shoot request has
  * probeTimeout as its whole deadline, as upstream's: dependency-watchdog
  * internal/util/k8shelper.go sets `rest.Config.Timeout = probeTimeout` on the config of both the
  * discovery client (`/version`) and the client of the Node and Lease lists, and client-go makes
@@ -38,7 +40,7 @@ export interface ShootConnection {
 
 export interface ProbeDeps {
   seed: KubeClient;
-  /** A client for one probe of a shoot (the real one: one new connection per probe, ./shootclient.ts). */
+  /** A client for one probe of a shoot (the real one: one new connection per probe over direct https, ./shootclient.ts). */
   shootClient: (kc: KubeConfig) => ShootConnection;
   now: () => number;
   /** The seed's lists of this pass (Secret, Machines); absent: read per shoot. */
@@ -113,9 +115,18 @@ async function probeApiServer(shoot: KubeClient, timeoutMs: number): Promise<Pro
 async function probeLeases(deps: ProbeDeps, shoot: KubeClient, probe: ShootProbe): Promise<ProbeResult> {
   const timeoutMs = probe.config.probeTimeout;
   try {
-    const [nodes, leases, machines] = await Promise.all([
-      shootList<ProbeNode>(shoot, GVK.Node, undefined, timeoutMs),
-      shootList<ProbeLease>(shoot, GVK.Lease, NODE_LEASE_NAMESPACE, timeoutMs),
+    // one after the other, each with its own deadline, as upstream's probeNodeLeases (the Nodes,
+    // then their Leases); they share the probe's one connection, so neither waits on the other's
+    const shootLists = async (): Promise<{
+      nodes: { items: ProbeNode[] };
+      leases: { items: ProbeLease[] };
+    }> => {
+      const nodes = await shootList<ProbeNode>(shoot, GVK.Node, undefined, timeoutMs);
+      const leases = await shootList<ProbeLease>(shoot, GVK.Lease, NODE_LEASE_NAMESPACE, timeoutMs);
+      return { nodes, leases };
+    };
+    const [{ nodes, leases }, machines] = await Promise.all([
+      shootLists(),
       deps.view
         ? deps.view.machines(probe.namespace).then((items) => ({ items }))
         : deps.seed.list<ProbeMachine>(GVK.Machine, probe.namespace),

@@ -15,7 +15,7 @@ let proxy: net.Server;
 let port = 0;
 const sockets: net.Socket[] = [];
 let connections = 0;
-/** Connections the client has closed (the proxy saw their end). */
+/** Client connections the proxy saw close (a FIN or a reset). */
 let ended = 0;
 /** TLS handshakes whose ClientHello offered a session to resume (a non-empty session id or ticket). */
 let hellos: Buffer[] = [];
@@ -27,7 +27,7 @@ beforeAll(async () => {
     connections++;
     const upstream = net.connect(Number(target.port), target.hostname);
     client.once('data', (first: Buffer) => hellos.push(first));
-    client.once('end', () => ended++);
+    client.once('close', () => ended++);
     client.pipe(upstream).pipe(client);
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
@@ -63,40 +63,65 @@ function offersResumption(hello: Buffer): boolean {
   return false;
 }
 
-const until = async (check: () => boolean): Promise<void> => {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+/** Waits for `check` (polling every 10 ms), failing with `what` after 10 s. */
+const until = async (check: () => boolean, what: string): Promise<void> => {
+  for (const end = Date.now() + 10_000; !check();) {
+    if (Date.now() > end) throw new Error(`not reached within 10 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 };
+
+const LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
+
+function shootKubeConfig(): ReturnType<typeof kubeConfigFromYaml> {
+  const yaml = server
+    .cluster('shoot')
+    .kubeconfigYaml()
+    .replace(/server: .*/, `server: https://127.0.0.1:${port}`);
+  return kubeConfigFromYaml(yaml);
+}
 
 describe('the shoot probe client', () => {
   it("runs a probe's requests on one new connection, closes it at the end, and resumes no session in the next", async () => {
     connections = 0;
     ended = 0;
     hellos = [];
-    const yaml = server
-      .cluster('shoot')
-      .kubeconfigYaml()
-      .replace(/server: .*/, `server: https://127.0.0.1:${port}`);
-    const kc = kubeConfigFromYaml(yaml);
+    const kc = shootKubeConfig();
     const create = shootClientFactory();
     for (let probe = 1; probe <= 3; probe++) {
       const shoot = create(kc);
       expect((await shoot.client.request({ method: 'GET', path: '/version' })).status).toBe(200);
-      // the two lease lists in parallel, as probe.ts asks: they follow on the same connection
+      // the lease lists (probe.ts sends them one after the other; two at once queue on the socket)
       const lists = await Promise.all([
         shoot.client.request({ method: 'GET', path: '/api/v1/nodes' }),
-        shoot.client.request({
-          method: 'GET',
-          path: '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases',
-        }),
+        shoot.client.request({ method: 'GET', path: LEASES }),
       ]);
       expect(lists.map((r) => r.status)).toEqual([200, 200]);
       expect(connections).toBe(probe);
       shoot.close();
-      await until(() => ended === probe);
+      await until(() => ended === probe, `connection ${probe} closed`);
       await expect(shoot.client.request({ method: 'GET', path: '/version' })).rejects.toThrow(/closed/);
     }
     expect(connections).toBe(3);
     expect(hellos.map((h) => h.readUInt8(0))).toEqual([22, 22, 22]); // TLS handshake records
     expect(hellos.map(offersResumption)).toEqual([false, false, false]);
+  });
+
+  it('opens no connection after close for a request that waited behind one close cut off', async () => {
+    const kc = shootKubeConfig();
+    const shoot = shootClientFactory()(kc);
+    const before = connections;
+    const endedBefore = ended;
+    // the first takes the probe's one socket, the second waits for it; close cuts the first off
+    const first = shoot.client.request({ method: 'GET', path: '/api/v1/nodes' });
+    const second = shoot.client.request({ method: 'GET', path: LEASES });
+    await new Promise((resolve) => setImmediate(resolve)); // both handed to the agent
+    shoot.close();
+    const settled = await Promise.allSettled([first, second]);
+    expect(settled.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    // give a connection the agent might still open time to reach the proxy
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(connections - before).toBeLessThanOrEqual(1);
+    await until(() => ended - endedBefore === connections - before, 'every proxied connection closed');
   });
 });
