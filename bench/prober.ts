@@ -20,6 +20,7 @@ import { trafficTotal } from '@landscape/kube-apiserver/testing';
 import { startRedis, type TestRedis } from '../local/redis.js';
 import { DEFAULT_PROBE_CONCURRENCY } from '../functions/probe-tick/config.js';
 import {
+  fmt,
   nonNegativeInt,
   parseCommand,
   positiveInt,
@@ -267,7 +268,7 @@ function report(o: ProberOptions, m: Measured): string[] {
   console.log(`Requests and bytes per shoot by verb and resource:\n\n${verbTable(detail)}\n`);
   if (m.ab) {
     console.log(
-      `A/B at ${m.ab.shoots} shoots, leases fresh, each tick on a fresh fleet, the ways alternately:\n` +
+      `A/B at ${fmt(m.ab.shoots)} shoots, leases fresh, each tick on a fresh fleet, the ways alternately:\n` +
         `before = probe-tick before issue 16 (each shoot's Secret, Machines and dependents read on their own,\n` +
         `the kubeconfig parsed per probe, a TLS context per shoot connection); per-request = now, but a new\n` +
         `connection per shoot request as upstream (the client before the connection per probe); now = as it is:\n\n` +

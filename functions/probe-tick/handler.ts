@@ -37,7 +37,7 @@ export { FUNCTION_NAME } from './config.js';
 /** The Redis key of a shoot's prober state (the drill reads it to see which shoots were probed). */
 export { stateKey } from './tick.js';
 
-type Deps = TickDeps & { handle: RedisHandle };
+type Deps = TickDeps & { handle: RedisHandle; unlisten: () => void };
 
 /** The queue entry of the next invocation (no object of that kind exists). */
 export const PASS_REF: ObjectRef = { kind: 'ProbeTickPass', namespace: '', name: 'all' };
@@ -57,7 +57,8 @@ export function createProbeTickInstance(
         // SIGTERM (Knative, the activator): a probing loop ends after its current pass, so the
         // replica stops within its grace period instead of being killed mid-write.
         const stopping = new AbortController();
-        process.once('SIGTERM', () => stopping.abort());
+        const onTerm = (): void => stopping.abort();
+        process.once('SIGTERM', onTerm);
         const seed = createKubeClient(hostKubeConfig(env), {
           fieldManager: 'dependency-watchdog-prober',
           keepAlive: true,
@@ -70,6 +71,7 @@ export function createProbeTickInstance(
           shootClient: shootClientFactory(),
           redis: () => handle.get(),
           handle,
+          unlisten: () => void process.off('SIGTERM', onTerm),
           now: () => Date.now(),
           rand: Math.random,
           sleep: (ms) => delay(ms, undefined, { signal: stopping.signal }).catch(() => undefined),
@@ -80,7 +82,10 @@ export function createProbeTickInstance(
           ...overrides,
         };
       },
-      close: (deps) => deps.handle.close(),
+      close: async (deps) => {
+        deps.unlisten();
+        await deps.handle.close();
+      },
     },
     opts,
   );

@@ -53,6 +53,7 @@ let dir: string;
 let seed: KubeClient;
 let shoot: KubeClient;
 let lines: Record<string, unknown>[] = [];
+let kubeconfig: string;
 let instance: ReturnType<typeof createProbeTickInstance>;
 
 const log = createLogger({
@@ -122,7 +123,7 @@ beforeAll(async () => {
   redis = await startRedis();
   client = new Redis(redis.url);
   dir = await mkdtemp(join(tmpdir(), 'probe-tick-'));
-  const kubeconfig = join(dir, 'kubeconfig');
+  kubeconfig = join(dir, 'kubeconfig');
   await writeFile(kubeconfig, srv.cluster('seed').kubeconfigYaml());
   seed = createKubeClient(kubeConfigFromYaml(srv.cluster('seed').kubeconfigYaml()));
   shoot = createKubeClient(kubeConfigFromYaml(srv.cluster('shoot').kubeconfigYaml()));
@@ -362,4 +363,17 @@ describe('a tick with a span (PROBE_TICK_SPAN > 0), on a clock that sleeping adv
     expect(passes).toBeGreaterThan(2);
     expect(probes.length).toBeGreaterThan(2);
   });
+});
+
+it('takes its SIGTERM listener away when the instance is closed', async () => {
+  const before = process.listenerCount('SIGTERM');
+  const other = createProbeTickInstance({
+    env: () => ({ KUBECONFIG: kubeconfig, REDIS_URL: redis.url, CONFIG_FILE: '/probe-tick.yaml' }),
+    readFile: () => Promise.resolve(CONFIG),
+    log,
+  });
+  expect((await other.ready()).ok).toBe(true);
+  expect(process.listenerCount('SIGTERM')).toBe(before + 1);
+  await other.close();
+  expect(process.listenerCount('SIGTERM')).toBe(before);
 });
