@@ -21,7 +21,7 @@ export const LAZY_LISTS: readonly unknown[] = [
   LAZY_BUILTINS,
   LAZY_DEPENDENCIES,
   COLD_FILES.map(String),
-  SOURCE_PATCHES.map((p) => [String(p.file), p.before, p.insert]),
+  SOURCE_PATCHES.map((p) => [String(p.file), p.edits]),
 ];
 
 /**

@@ -1,36 +1,70 @@
 /**
  * The source patches of the server bundles (local/bundle-patches.ts): each anchor is in the
  * installed package exactly once (a new version of the package that moves it fails here, so the
- * patch is looked at again), a patch goes in front of its anchor, and a bundle of ioredis with
- * the patch gives the Redis client the same methods as ioredis loaded from node_modules, and
- * talks to a real redis-server.
+ * patch is looked at again), edits replace their anchors in order, a bundle of ioredis with the
+ * patch gives the Redis client the same methods as ioredis loaded from node_modules and talks to a
+ * real redis-server, and a bundle of the Functions Framework's server (shared/serve/framework.ts)
+ * answers events as before without loading node:domain.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { applyPatch, SOURCE_PATCHES } from '../../../local/bundle-patches.js';
 import { bundleEntry, scratchDir } from '../../support/bundle-entry.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 
-const require = createRequire(join(process.cwd(), 'package.json'));
-
 describe('applyPatch', () => {
-  const patch = { module: 'x/y.js', file: /x/, before: 'b();', insert: 'i();\n' };
+  const patch = {
+    module: 'x/y.js',
+    file: /x/,
+    edits: [
+      { find: 'b();', replace: 'i();\nb();' },
+      { find: 'c();\n', replace: '' },
+    ],
+  };
   it.each([
-    ['in front of the anchor', 'a();\nb();\nc();', 'a();\ni();\nb();\nc();'],
-    ['no anchor', 'a();', undefined],
-    ['the anchor twice', 'b();b();', undefined],
+    ['each edit in order', 'a();\nb();\nc();\nd();', 'a();\ni();\nb();\nd();'],
+    ['an anchor missing', 'a();\nb();', undefined],
+    ['an anchor twice', 'b();b();c();\n', undefined],
   ])('%s', (_name, source, want) => {
     expect(applyPatch(source, patch)).toBe(want);
+  });
+  it('finds a later anchor in what an earlier edit wrote', () => {
+    const chained = {
+      ...patch,
+      edits: [
+        { find: 'a', replace: 'xy' },
+        { find: 'y', replace: 'z' },
+      ],
+    };
+    expect(applyPatch('a-', chained)).toBe('xz-');
   });
 });
 
 describe('the installed packages', () => {
-  it.each(SOURCE_PATCHES.map((p) => [p.module, p]))('%s has its anchor once', (_name, patch) => {
-    const file = require.resolve(patch.module);
+  it.each(SOURCE_PATCHES.map((p) => [p.module, p]))('%s has each anchor once', (_name, patch) => {
+    // by path: the Functions Framework's exports map names none of its files
+    const file = join(process.cwd(), 'node_modules', patch.module);
     expect(patch.file.test(file)).toBe(true);
-    expect(applyPatch(readFileSync(file, 'utf8'), patch)).toContain(patch.insert);
+    const patched = applyPatch(readFileSync(file, 'utf8'), patch);
+    expect(patched).toBeDefined();
+    for (const edit of patch.edits) if (edit.replace) expect(patched).toContain(edit.replace);
+  });
+  it('the Functions Framework file without the patch loads node:domain (what the bundle test tells apart)', () => {
+    const file = join(
+      process.cwd(),
+      'node_modules',
+      '@google-cloud/functions-framework/build/src/function_wrappers.js',
+    );
+    const out = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `require(${JSON.stringify(file)}); process.stdout.write(String(process.moduleLoadList.includes('NativeModule domain')))`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(out).toBe('true');
   });
 });
 
@@ -70,5 +104,56 @@ describe('a bundle of ioredis with the patch', () => {
     const { count, ...rest } = got;
     expect(rest).toEqual({ same: true, s: 'yes', b: '796573', n: 3, own: false });
     expect(count).toBeGreaterThan(500);
+  }, 60_000);
+});
+
+describe('a bundle of the Functions Framework server with the patch', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = scratchDir('patches-ff');
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a resolved handler 204 and a rejected one 500, and never loads node:domain', async () => {
+    const framework = join(process.cwd(), 'shared', 'serve', 'framework.js');
+    const entry = [
+      "import * as ff from '@google-cloud/functions-framework';",
+      "import { request } from 'node:http';",
+      `import { frameworkServer } from ${JSON.stringify(framework)};`,
+      "ff.cloudEvent('ok', async () => undefined);",
+      "ff.cloudEvent('rejects', async () => { throw new Error('boom'); });",
+      'const post = (port: number): Promise<number> => new Promise((resolve, reject) => {',
+      "  const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/', headers: {",
+      "    'content-type': 'application/json', 'ce-id': '1', 'ce-source': '/t', 'ce-type': 't', 'ce-specversion': '1.0' } },",
+      "    (res) => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); });",
+      "  req.on('error', reject);",
+      '  req.end(\'{"a":1}\');',
+      '});',
+      'const statuses: number[] = [];',
+      'const lines: string[] = [];',
+      'void (async () => {',
+      "for (const name of ['ok', 'rejects', 'ok']) {",
+      '  const server = frameworkServer(name, { env: {}, write: (l) => lines.push(l), line: (_lvl, msg) => msg });',
+      "  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));",
+      '  statuses.push(await post((server.address() as { port: number }).port));',
+      '  await new Promise((r) => server.close(r));',
+      '}',
+      "process.stdout.write(JSON.stringify({ statuses, domain: process.moduleLoadList.includes('NativeModule domain') }));",
+      '})();',
+    ].join('\n');
+    const out = await bundleEntry(dir, entry);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('function_wrappers.js');
+    expect(text).not.toMatch(/require\("domain"\)|domain\.create\(|process\.domain\.bind/);
+    const got = JSON.parse(
+      execFileSync(process.execPath, [out], {
+        encoding: 'utf8',
+        cwd: process.cwd(),
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }),
+    ) as { statuses: number[]; domain: boolean };
+    expect(got).toEqual({ statuses: [204, 500, 204], domain: false });
   }, 60_000);
 });
