@@ -40,6 +40,9 @@ const QUIET_MAX_MS = 180_000;
 const POLL_MS = 500;
 const LANDSCAPE_ARGS = ['--resync-interval', '24h'];
 
+const landscapeArgs = (o: EndToEndOptions): string[] =>
+  o.embeddedSchedules ? [...LANDSCAPE_ARGS, '--embedded-schedules'] : LANDSCAPE_ARGS;
+
 export const API_SERVER_PLACES = ['bench', 'landscape'] as const;
 export type ApiServerPlace = (typeof API_SERVER_PLACES)[number];
 
@@ -50,6 +53,12 @@ export interface EndToEndOptions {
   readyTimeoutMs: number;
   timeoutMs: number;
   apiserver: ApiServerPlace;
+  /**
+   * The landscape's PingSources on their sub-minute `landscape.dev/embedded-schedule` (requeue-tick
+   * every second, syncobject-cleanup every 30 s, ...) instead of their own one-minute-or-longer
+   * schedules, as `npm start` and Knative run them (the default).
+   */
+  embeddedSchedules?: boolean;
 }
 
 export interface EndToEndResult {
@@ -267,7 +276,7 @@ const clientFor = (yaml: string): KubeClient =>
 
 async function withOwnApiServer(o: EndToEndOptions): Promise<EndToEndResult> {
   return run(o, async () => {
-    const landscape = await startLandscapeProcess(o.readyTimeoutMs, () => Promise.resolve(LANDSCAPE_ARGS));
+    const landscape = await startLandscapeProcess(o.readyTimeoutMs, () => Promise.resolve(landscapeArgs(o)));
     const client = clientFor(readFileSync(join(landscape.stateDir, 'kubeconfig'), 'utf8'));
     return { landscape, client, tracker: () => new PollTracker(client, o.namespace) };
   });
@@ -284,7 +293,7 @@ async function withCountedApiServer(o: EndToEndOptions): Promise<EndToEndResult>
   const withKubeconfig = async (stateDir: string): Promise<string[]> => {
     const kubeconfig = join(stateDir, 'bench.kubeconfig');
     await writeFile(kubeconfig, yaml, { mode: 0o600 });
-    return [...LANDSCAPE_ARGS, '--kubeconfig', kubeconfig];
+    return [...landscapeArgs(o), '--kubeconfig', kubeconfig];
   };
   try {
     return await run(o, async () => ({

@@ -95,8 +95,6 @@ export async function startLandscapeProcess(
     'scripts/launch.mjs',
     'local/main.ts',
     ...['--state-dir', stateDir, '--status-interval', '0', '--no-function-logs', '--no-default-clusters'],
-    // requeues (requeue-tick) every second, as before the one-minute default
-    '--embedded-schedules',
     ...extraArgs,
   ];
   const proc = spawn(process.execPath, args, {
