@@ -16,6 +16,7 @@ import {
   MalformedEventError,
   httpFetch,
   plainHeaders,
+  withParsedData,
 } from './index.js';
 import { describeError } from './emit.js';
 
@@ -103,6 +104,64 @@ describe('decodeHttpEvent', () => {
     const run = (): unknown => decodeHttpEvent({ headers: headers, body });
     expect(run).toThrow(MalformedEventError);
     expect(run).toThrow(message);
+  });
+  describe('rawData (the broker: the body as it came)', () => {
+    const exotic = '{ "n": 12345678901234567890, "f": 1.0,  "s": "\u00e9" }';
+    const TIME = { 'ce-time': '2026-01-02T03:04:05.000Z' };
+    const headers = { ...BASE, ...TIME, 'ce-kind': 'DeployItem', 'content-type': 'application/json' };
+    it('keeps a binary body as its bytes, and encodeBinary sends them unchanged', () => {
+      const e = decodeHttpEvent({ headers, body: Buffer.from(exotic, 'utf8') }, { rawData: true });
+      expect(Buffer.isBuffer(e.data)).toBe(true);
+      expect(e.datacontenttype).toBe('application/json');
+      expect(extensionsOf(e)).toEqual({ kind: 'DeployItem' });
+      const wire = encodeBinary(e);
+      expect(Buffer.from(wire.body).toString('utf8')).toBe(exotic);
+      expect(wire.headers['content-type']).toBe('application/json');
+      // the parsed way rewrites it: the integer rounded, 1.0 as 1, the spaces gone
+      const parsed = encodeBinary(decodeHttpEvent({ headers, body: exotic }));
+      expect(parsed.body).toBe('{"n":12345678901234567000,"f":1,"s":"é"}');
+    });
+    it('accepts data that is not the JSON its content type says (the broker does not parse it)', () => {
+      const e = decodeHttpEvent({ headers, body: '{bad' }, { rawData: true });
+      expect(Buffer.from(encodeBinary(e).body).toString('utf8')).toBe('{bad');
+      expect(() => decodeHttpEvent({ headers, body: '{bad' })).toThrow(MalformedEventError);
+    });
+    it('still checks the attributes, and parses structured mode', () => {
+      expect(() =>
+        decodeHttpEvent({ headers: { ...headers, 'ce-id': undefined }, body: '{}' }, { rawData: true }),
+      ).toThrow(/missing required attribute \(header ce-id\)/);
+      const structured = decodeHttpEvent(
+        {
+          headers: { 'content-type': 'application/cloudevents+json' },
+          body: JSON.stringify({ specversion: '1.0', id: 'x', source: '/s', type: 't', data: { a: 1 } }),
+        },
+        { rawData: true },
+      );
+      expect(structured.data).toEqual({ a: 1 });
+    });
+    it('an empty body is no data', () => {
+      expect(
+        decodeHttpEvent({ headers: BASE, body: Buffer.alloc(0) }, { rawData: true }).data,
+      ).toBeUndefined();
+    });
+    it('withParsedData gives the event the default decode gives', () => {
+      const body = '{"a":[1,2],"b":"x"}';
+      const raw = decodeHttpEvent({ headers, body: Buffer.from(body) }, { rawData: true });
+      expect(withParsedData(raw).toJSON()).toEqual(decodeHttpEvent({ headers, body }).toJSON());
+      const noType = decodeHttpEvent(
+        { headers: { ...BASE, ...TIME }, body: Buffer.from('plain') },
+        { rawData: true },
+      );
+      expect(withParsedData(noType).toJSON()).toEqual(
+        decodeHttpEvent({ headers: { ...BASE, ...TIME }, body: 'plain' }).toJSON(),
+      );
+      expect(withParsedData(noType).datacontenttype).toBeUndefined();
+      const bad = decodeHttpEvent({ headers, body: Buffer.from('{bad') }, { rawData: true });
+      expect(withParsedData(bad)).toBe(bad);
+      expect(bad.toJSON()).toMatchObject({ data_base64: Buffer.from('{bad').toString('base64') });
+      const parsed = decodeHttpEvent({ headers, body });
+      expect(withParsedData(parsed)).toBe(parsed);
+    });
   });
   it('round-trips through encodeBinary', () => {
     const e = buildEvent({

@@ -8,7 +8,8 @@ export {
   looksLikeCloudEvent,
   MalformedEventError,
   normalizeHeaders,
+  withParsedData,
 } from './cloudevent.js';
-export type { Event, EventInit, HttpMessage } from './cloudevent.js';
+export type { DecodeOptions, Event, EventInit, HttpMessage } from './cloudevent.js';
 export { describeError, emit, EmitError, emitOrThrow, httpFetch, plainHeaders } from './emit.js';
 export type { EmitFailure, EmitOptions, EmitResponse, EmitResult, FetchAnswer, FetchLike } from './emit.js';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
-import { emit, extensionsOf } from '../../shared/events/index.js';
+import { emit, extensionsOf, withParsedData } from '../../shared/events/index.js';
 import type { Event, FetchLike } from '../../shared/events/index.js';
 import { deliver, errorExtensions, planDelivery } from './delivery.js';
 import type { DeliveryPlan, DeliveryResult } from './delivery.js';
@@ -203,7 +203,8 @@ export class Broker {
       subscriber: destination,
       reason,
       attempts: result.attempts,
-      event: event.toJSON(),
+      // in the form the dead-letter store and its CLI show: the JSON data parsed
+      event: withParsedData(event).toJSON(),
       extensions,
     };
     this.options.log?.('warn', 'event dead-lettered', {

@@ -108,7 +108,8 @@ async function accept(
     );
   }
   try {
-    const event = decodeHttpEvent({ headers: req.headers, body });
+    // the body passes through as it came (Knative's broker: shared/events `rawData`)
+    const event = decodeHttpEvent({ headers: req.headers, body }, { rawData: true });
     broker.publish(event);
     return reply(res, 202);
   } catch (err) {
