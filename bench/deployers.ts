@@ -64,7 +64,7 @@ function parseOptions(argv: string[]): DeployersOptions | number {
     )
     .option(
       '--embedded-schedules',
-      "the landscape's PingSources on their sub-minute embedded schedules (requeue-tick every second, syncobject-cleanup every 30 s) instead of their own (npm start's, Knative's)",
+      "the landscape's PingSources on their sub-minute embedded schedules (requeue-tick every second, probe-tick every 10 s, syncobject-cleanup and landscaper-monitoring every 30 s) instead of their own (npm start's, Knative's)",
       false,
     )
     .option('--ready-timeout-s <s>', 'give up when the landscape is not ready after', positiveInt, 120)

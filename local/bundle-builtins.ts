@@ -8,7 +8,7 @@
  * both; the logger writes through its own destination), @kubernetes/client-node `readline` (its
  * watch only). Node compiles each on its first require
  * (≈ 1.8 ms `assert`, 2.5 ms `tls` with `https`, 0.5 ms `zlib` on this machine). The Functions
- * Framework's `domain` is left out: every event uses it. A `require('<builtin>')` from a package
+ * Framework's `domain` is not loaded at all (./bundle-patches.ts). A `require('<builtin>')` from a package
  * is answered by a stand-in whose properties are getters (and setters) that require the real
  * module the first time one is read; for `assert`, itself a function, the stand-in is a function
  * that calls the real one. The names are the real module's, taken at build time with the Node

@@ -55,7 +55,7 @@ export interface EndToEndOptions {
   apiserver: ApiServerPlace;
   /**
    * The landscape's PingSources on their sub-minute `landscape.dev/embedded-schedule` (requeue-tick
-   * every second, syncobject-cleanup every 30 s, ...) instead of their own one-minute-or-longer
+   * every second, probe-tick every 10 s, syncobject-cleanup and landscaper-monitoring every 30 s) instead of their own one-minute-or-longer
    * schedules, as `npm start` and Knative run them (the default).
    */
   embeddedSchedules?: boolean;

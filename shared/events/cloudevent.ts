@@ -188,20 +188,43 @@ function bodyBytes(body: HttpMessage['body']): Buffer | undefined {
   return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
+/** The content types whose data the SDK parses as JSON by default (its parser table). */
+const JSON_DATA_TYPES = new Set([
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/cloudevents+json',
+  'application/cloudevents+json; charset=utf-8',
+]);
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
- * The event with its data parsed as `decodeHttpEvent` parses it by default, when it holds the bytes
- * of a binary-mode body (`rawData`); as it is when not, or when the bytes do not parse (a body that
- * is not the JSON its content type says keeps its bytes, `data_base64` in its JSON form).
+ * The event's JSON form for a store (the broker's dead letters), replayed byte for byte: when its
+ * data is the bytes of a binary-mode body (`rawData`), JSON data stays readable as parsed JSON
+ * when serialising it gives those bytes back, any other UTF-8 body is kept as its text (sent as
+ * it is), and bytes that are not UTF-8 stay `data_base64`.
  */
-export function withParsedData(event: Event): Event {
-  if (!(event.data instanceof Uint8Array)) return event;
-  const { headers, body } = encodeBinary(event);
-  // the message it came in: without a content type when the event has none (the encoding adds one)
-  if (event.datacontenttype === undefined) delete headers['content-type'];
+export function storedJSON(event: Event): Record<string, unknown> {
+  const json = event.toJSON();
+  const data = event.data;
+  if (!(data instanceof Uint8Array)) return json;
+  let text: string;
   try {
-    return decodeHttpEvent({ headers, body });
+    text = strictUtf8.decode(data);
   } catch {
-    return event;
+    return json;
+  }
+  const { data_base64: _dropped, ...rest } = json;
+  return { ...rest, data: jsonIfExact(text, event.datacontenttype) };
+}
+
+function jsonIfExact(text: string, contentType: string | undefined): unknown {
+  if (contentType === undefined || !JSON_DATA_TYPES.has(contentType)) return text;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && JSON.stringify(parsed) === text ? parsed : text;
+  } catch {
+    return text;
   }
 }
 
@@ -220,9 +243,20 @@ export function encodeBinary(event: Event): { headers: Record<string, string>; b
     if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   const raw: unknown = message.body;
-  const body =
-    typeof raw === 'string' || raw instanceof Uint8Array ? raw : raw === undefined ? '' : JSON.stringify(raw);
-  return { headers, body };
+  return { headers, body: bodyOf(raw) };
+}
+
+/**
+ * The body for the SDK's binary message body: text and bytes as they are; another typed array as
+ * the bytes its elements hold (the SDK decodes a structured event's `data_base64` to a
+ * `Uint32Array` of byte values, which JSON would turn into an object of indices).
+ */
+function bodyOf(raw: unknown): string | Uint8Array {
+  if (typeof raw === 'string' || raw instanceof Uint8Array) return raw;
+  if (raw === undefined) return '';
+  if (ArrayBuffer.isView(raw) && !(raw instanceof DataView))
+    return Buffer.from(raw as unknown as ArrayLike<number>);
+  return JSON.stringify(raw);
 }
 
 /** The event's extension attributes (everything that is not a standard attribute or data). */

@@ -8,7 +8,7 @@ export {
   looksLikeCloudEvent,
   MalformedEventError,
   normalizeHeaders,
-  withParsedData,
+  storedJSON,
 } from './cloudevent.js';
 export type { DecodeOptions, Event, EventInit, HttpMessage } from './cloudevent.js';
 export { describeError, emit, EmitError, emitOrThrow, httpFetch, plainHeaders } from './emit.js';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
-import { emit, extensionsOf, withParsedData } from '../../shared/events/index.js';
+import { emit, extensionsOf, storedJSON } from '../../shared/events/index.js';
 import type { Event, FetchLike } from '../../shared/events/index.js';
 import { deliver, errorExtensions, planDelivery } from './delivery.js';
 import type { DeliveryPlan, DeliveryResult } from './delivery.js';
@@ -203,8 +203,8 @@ export class Broker {
       subscriber: destination,
       reason,
       attempts: result.attempts,
-      // in the form the dead-letter store and its CLI show: the JSON data parsed
-      event: withParsedData(event).toJSON(),
+      // readable where that replays the same bytes (shared/events storedJSON)
+      event: storedJSON(event),
       extensions,
     };
     this.options.log?.('warn', 'event dead-lettered', {

@@ -184,6 +184,19 @@ describe('deliver', () => {
     expect(structured).toMatchObject({ kind: 'success', reply: { id: 'r1' } });
     expect(judgeAttempt(response(204))).toEqual({ kind: 'success', status: 204 });
   });
+
+  it("publishes a binary reply's body as it came (not parsed, as the ingress takes events)", () => {
+    const body = '{ "n": 12345678901234567890 }';
+    const got = judgeAttempt(
+      response(200, body, { ...replyWire.headers, 'content-type': 'application/json' }),
+    );
+    if (got.kind !== 'success' || !got.reply) throw new Error(`no reply: ${JSON.stringify(got)}`);
+    expect(Buffer.from(encodeBinary(got.reply).body).toString('utf8')).toBe(body);
+    const notJson = judgeAttempt(
+      response(200, '{no', { ...replyWire.headers, 'content-type': 'application/json' }),
+    );
+    expect(notJson).toMatchObject({ kind: 'success', reply: { id: 'r1' } });
+  });
 });
 
 describe('errorExtensions', () => {

@@ -70,7 +70,8 @@ function replyVerdict(result: Extract<EmitResult, { kind: 'response' }>): Attemp
   const message = { headers: result.headers, body: result.body };
   if (looksLikeCloudEvent(message)) {
     try {
-      return { kind: 'success', status: result.status, reply: decodeHttpEvent(message) };
+      // the reply's body published as it came, as the ingress takes an event
+      return { kind: 'success', status: result.status, reply: decodeHttpEvent(message, { rawData: true }) };
     } catch (err) {
       const reason = `reply is not a valid CloudEvent: ${(err as Error).message}`;
       return { kind: 'failure', code: 502, body: result.body, retryable: true, reason };

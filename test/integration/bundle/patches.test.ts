@@ -116,14 +116,20 @@ describe('a bundle of the Functions Framework server with the patch', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers a resolved handler 204 and a rejected one 500, and never loads node:domain', async () => {
+  it('answers a resolved handler 204, a rejected one and a synchronous throw 500, and never loads node:domain', async () => {
     const framework = join(process.cwd(), 'shared', 'serve', 'framework.js');
+    const ffSrc = join(process.cwd(), 'node_modules', '@google-cloud', 'functions-framework', 'build', 'src');
     const entry = [
       "import * as ff from '@google-cloud/functions-framework';",
       "import { request } from 'node:http';",
       `import { frameworkServer } from ${JSON.stringify(framework)};`,
       "ff.cloudEvent('ok', async () => undefined);",
       "ff.cloudEvent('rejects', async () => { throw new Error('boom'); });",
+      // an HTTP function throwing synchronously: the wrapper's own try/catch (the cloudevent path makes every handler async)
+      "ff.http('throws', () => { throw new Error('sync'); });",
+      `import { getServer } from ${JSON.stringify(join(ffSrc, 'server.js'))};`,
+      `import { parseOptions } from ${JSON.stringify(join(ffSrc, 'options.js'))};`,
+      `import { getFunction } from ${JSON.stringify(join(ffSrc, 'testing.js'))};`,
       'const post = (port: number): Promise<number> => new Promise((resolve, reject) => {',
       "  const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/', headers: {",
       "    'content-type': 'application/json', 'ce-id': '1', 'ce-source': '/t', 'ce-type': 't', 'ce-specversion': '1.0' } },",
@@ -140,6 +146,10 @@ describe('a bundle of the Functions Framework server with the patch', () => {
       '  statuses.push(await post((server.address() as { port: number }).port));',
       '  await new Promise((r) => server.close(r));',
       '}',
+      "const http = getServer(getFunction('throws') as never, { ...parseOptions(['node', 's'], {}), target: 'throws', signatureType: 'http' });",
+      "await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));",
+      'statuses.push(await post((http.address() as { port: number }).port));',
+      'await new Promise((r) => http.close(r));',
       "process.stdout.write(JSON.stringify({ statuses, domain: process.moduleLoadList.includes('NativeModule domain') }));",
       '})();',
     ].join('\n');
@@ -154,6 +164,6 @@ describe('a bundle of the Functions Framework server with the patch', () => {
         stdio: ['ignore', 'pipe', 'ignore'],
       }),
     ) as { statuses: number[]; domain: boolean };
-    expect(got).toEqual({ statuses: [204, 500, 204], domain: false });
+    expect(got).toEqual({ statuses: [204, 500, 204, 500], domain: false });
   }, 60_000);
 });
