@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { buildEvent, decodeHttpEvent, encodeBinary } from '../../shared/events/index.js';
+import { buildEvent, decodeHttpEvent, encodeBinary, eventFromJSON } from '../../shared/events/index.js';
 import type { Event, FetchLike } from '../../shared/events/index.js';
 import { Broker } from './broker.js';
 import type { BrokerOptions } from './broker.js';
@@ -131,6 +131,52 @@ describe('Broker delivery', () => {
       'broker_events_retried_total{default/sub}': 3,
       'broker_events_dead_lettered_total{default/sub}': 1,
     });
+  });
+
+  it("sends the dead-letter sink the event's bytes as they came, and stores a letter that replays them", async () => {
+    const body = '{ "n": 12345678901234567890, "f": 1.0 }';
+    const raw = decodeHttpEvent(
+      {
+        headers: {
+          'ce-specversion': '1.0',
+          'ce-id': 'raw1',
+          'ce-source': '/s',
+          'ce-type': 'dev.landscape.requeue',
+          'ce-time': '2024-01-01T00:00:00.000Z',
+          'content-type': 'application/json',
+        },
+        body: Buffer.from(body),
+      },
+      { rawData: true },
+    );
+    const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
+    const fetch: FetchLike = (url, init) => {
+      const b = init.body;
+      sent.push({
+        url,
+        headers: init.headers as Record<string, string>,
+        body: typeof b === 'string' ? b : Buffer.from(b as Uint8Array).toString('utf8'),
+      });
+      return Promise.resolve(
+        new Response(url === 'http://sub/' ? 'no' : null, { status: url === 'http://sub/' ? 400 : 202 }),
+      );
+    };
+    const delivery: DeliverySpec = { deadLetterSink: { uri: 'http://dls/' } };
+    const { broker, deadLetters } = setup([trigger('sub', { delivery })], { fetch });
+    broker.publish(raw);
+    await broker.idle();
+    expect(sent.map((r) => [r.url, r.body])).toEqual([
+      ['http://sub/', body],
+      ['http://dls/', body],
+    ]);
+    expect(sent[1].headers).toMatchObject({
+      'ce-id': 'raw1',
+      'ce-knativeerrorcode': '400',
+      'content-type': 'application/json',
+    });
+    const [letter] = await deadLetters.list();
+    expect(letter.event).toMatchObject({ id: 'raw1', data: body });
+    expect(Buffer.from(encodeBinary(eventFromJSON(letter.event)).body).toString('utf8')).toBe(body);
   });
 
   it('linear backoff: first retry immediate, then delay×n', async () => {
