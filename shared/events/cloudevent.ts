@@ -5,7 +5,7 @@
  * structured event that has none: `decodeHttpEvent` checks the required attributes on the wire
  * first, then lets the SDK parse and validate. Every problem is reported in a `MalformedEventError`.
  */
-import { CloudEvent, HTTP, ValidationError } from 'cloudevents';
+import { CloudEvent, CONSTANTS, HTTP, ValidationError } from 'cloudevents';
 import { isSpecVersion, isValidAttributeName, SPEC_VERSIONS } from './types.js';
 
 export type Event = CloudEvent<unknown>;
@@ -188,12 +188,12 @@ function bodyBytes(body: HttpMessage['body']): Buffer | undefined {
   return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
-/** The content types whose data the SDK parses as JSON by default (its parser table). */
-const JSON_DATA_TYPES = new Set([
-  'application/json',
-  'application/json; charset=utf-8',
-  'application/cloudevents+json',
-  'application/cloudevents+json; charset=utf-8',
+/** The content types whose data the SDK parses as JSON by default (the keys of its parser table). */
+const JSON_DATA_TYPES = new Set<string>([
+  CONSTANTS.MIME_JSON,
+  CONSTANTS.DEFAULT_CONTENT_TYPE,
+  CONSTANTS.MIME_CE_JSON,
+  CONSTANTS.DEFAULT_CE_CONTENT_TYPE,
 ]);
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
