@@ -171,7 +171,7 @@ const HEARTBEAT_MS = 5_000;
 /**
  * Several bundles (each taken from its `cacheDir` where still valid) built in one esbuild run per
  * set of options: what the functions share (client-node, shared/) is parsed once, not once per
- * function (17 bundles: ~6 s instead of ~29 s on 2 cores). Throws with esbuild's message when one
+ * function (17 bundles then: ~6 s instead of ~29 s on 2 cores). Throws with esbuild's message when one
  * does not build. `progress` hears the cache hits, the build and a heartbeat while it runs.
  */
 export async function bundleFunctions(

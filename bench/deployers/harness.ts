@@ -2,8 +2,8 @@
  * The deployer functions in this process, as test/integration/deployers/mock.test.ts drives them:
  * the embedded API server (main cluster, traffic counted) and a private redis-server, a kubeconfig
  * file, the env a replica gets (KUBECONFIG, REDIS_URL, POD_NAME, POD_NAMESPACE) and its Pod for
- * lock liveness; the job trigger, the responsibility check (its events kept, not sent) and the
- * mock deployer as their handlers call them. Logs are formatted at info, as in a function, and
+ * lock liveness; responsibility-check's two steps, the job hand-out and the check (its events kept,
+ * not sent), and the mock deployer as their handlers call them. Logs are formatted at info, as in a function, and
  * dropped.
  */
 import { randomUUID } from 'node:crypto';
@@ -27,7 +27,7 @@ import {
 import type { RunOutcome } from '../../shared/deployer/host/run.js';
 import type { FunctionInstance } from '../../shared/function/index.js';
 import { createMockDeployer } from '../../functions/deployer-mock/plugin.js';
-import { triggerJob, type TriggerOutcome } from '../../functions/deployitem-trigger/trigger.js';
+import { triggerJob, type TriggerOutcome } from '../../functions/responsibility-check/jobs.js';
 import { checkItem } from '../../functions/responsibility-check/check.js';
 import {
   loadConfig as loadCheckConfig,
@@ -90,10 +90,9 @@ function harnessOf(parts: Parts, client: KubeClient): Harness {
   // its name, connections kept alive, transient answers retried
   const fnClient = (name: string): KubeClient =>
     createKubeClient(kubeConfigFromYaml(yaml), { fieldManager: name, keepAlive: true, retryTransient: true });
-  const triggerClient = fnClient('deployitem-trigger');
+  // one function hands out the job and checks (functions/responsibility-check): one client, one log
   const checkClient = fnClient('responsibility-check');
   const config = checkConfig();
-  const triggerLog = droppedLog('deployitem-trigger');
   const checkLog = droppedLog('responsibility-check');
   return {
     server,
@@ -102,8 +101,8 @@ function harnessOf(parts: Parts, client: KubeClient): Harness {
     client,
     trigger: (ref) =>
       triggerJob(
-        { client: triggerClient, now: () => new Date(), newId: randomUUID, log: triggerLog },
-        { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
+        { client: checkClient, now: () => new Date(), newId: randomUUID, log: checkLog },
+        { ensureDefaultContext: true },
         ref,
       ),
     async check(ref) {

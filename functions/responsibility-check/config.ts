@@ -1,8 +1,11 @@
 /**
  * Configuration of the responsibility check (pure): which deployers it checks for, with their
- * target selectors (specs/landscaper.md "Responsibility check"). Every problem is listed.
+ * target selectors (specs/landscaper.md "Responsibility check"), and the job hand-out (the
+ * Landscaper's side of the contract, ./jobs.ts). Every problem is listed.
  *
  * ```yaml
+ * handOutJobs: true           # false where a real Landscaper hands out the jobs (HAND_OUT_JOBS)
+ * ensureDefaultContext: true  # create the Context `default` in an item's namespace when missing
  * deployers:
  *   - name: mock                                  # the `deployertype` of the reconcile event
  *     type: landscaper.gardener.cloud/mock        # spec.type it deploys
@@ -54,6 +57,10 @@ const DEFAULT_DEPLOYERS = [
 ];
 
 export const CheckConfigSchema = functionConfigSchema({
+  /** Hand out jobs (./jobs.ts): the embedded landscape's Landscaper side; off where a real Landscaper runs. */
+  handOutJobs: z.boolean().default(true),
+  /** With the jobs: create the Context `default` in an item's namespace when missing. */
+  ensureDefaultContext: z.boolean().default(true),
   /** Default: the product's own deployers, mock and manifest, for every Target. */
   deployers: z.array(deployer).min(1).default(DEFAULT_DEPLOYERS),
   sink: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL (K_SINK)' }),
@@ -74,6 +81,7 @@ export type DeployerEntry = CheckConfig['deployers'][number];
 export const ENV_OVERRIDES = withLogLevel({
   K_SINK: { key: 'sink' },
   K_SINK_TOKEN: { key: 'sinkToken' },
+  HAND_OUT_JOBS: { key: 'handOutJobs', kind: 'boolean' },
 } as const);
 
 export const loadConfig = configLoader(CheckConfigSchema, ENV_OVERRIDES);

@@ -1,28 +1,48 @@
 /**
  * responsibility-check: for every DeployItem event of the API-server source (Resource mode: from
- * the object it carries, which the reconcile events carry on; Reference mode: read), and
- * for every DeployItem on a resync (the ping of the deployers' resync PingSource: a metadata-only
- * list, paged, decided from the listed annotations), decides which configured deployers are
- * responsible (./check.ts) and emits `dev.landscape.deployitem.reconcile` for each to K_SINK.
- * Config: CONFIG_FILE (YAML) with LOG_LEVEL, K_SINK and K_SINK_TOKEN overrides (./config.ts).
+ * the object it carries, which the reconcile events carry on; Reference mode: read), and for every
+ * DeployItem on a resync (the ping of the deployers' resync PingSource), first hands out the job
+ * the item is due (`handOutJobs`, the Landscaper's side of the contract, ./jobs.ts), then decides
+ * which configured deployers are responsible (./check.ts) and emits
+ * `dev.landscape.deployitem.reconcile` for each to K_SINK.
+ *
+ * One function for both, so that each DeployItem event is delivered once, not once to a job
+ * trigger and once to the check (until stop 33 they were two functions, each subscribed to every
+ * event: most deliveries found nothing to do). An event whose item gets a write (annotations or a
+ * new job) is checked no further: that write's own event brings the next version, checked then.
+ *
+ * Resync: with the job hand-out a full, paged list (the job decision needs the status), each item
+ * decided and checked from the listed object; without it a metadata-only list, checked from the
+ * listed annotations. Config: CONFIG_FILE (YAML) with LOG_LEVEL, K_SINK, K_SINK_TOKEN and
+ * HAND_OUT_JOBS overrides (./config.ts).
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
-import { BoundedSet, deployItemEventHandler } from '../../shared/deployer/items.js';
+import {
+  BoundedSet,
+  deployItemEventHandler,
+  forEachFullDeployItem,
+  versionKey,
+  type ItemKey,
+} from '../../shared/deployer/items.js';
+import type { DeployItem } from '../../shared/api/landscaper.js';
 import { emitOrThrow, type FetchLike } from '../../shared/events/index.js';
 import {
   createKubeInstance,
   type FunctionInstance,
   type InstanceOptions,
 } from '../../shared/function/index.js';
-import { checkEvent, resyncAll, type CheckDeps } from './check.js';
+import { checkEvent, checkListedItem, resyncAll, type CheckDeps, type TargetCache } from './check.js';
 import { FUNCTION_NAME, loadConfig, type CheckConfig } from './config.js';
+import { triggerEvent, triggerListed, type TriggerDeps, type TriggerOutcome } from './jobs.js';
 
 export { FUNCTION_NAME } from './config.js';
 
+export type DispatchDeps = CheckDeps & TriggerDeps;
+
 export function createCheckInstance(
   opts: InstanceOptions & { fetch?: FetchLike } = {},
-): FunctionInstance<CheckConfig, CheckDeps> {
+): FunctionInstance<CheckConfig, DispatchDeps> {
   return createKubeInstance(
     FUNCTION_NAME,
     loadConfig,
@@ -37,18 +57,57 @@ export function createCheckInstance(
       },
       newId: randomUUID,
       sentJobs: new BoundedSet(),
+      contexts: new Set<string>(),
+      superseded: new BoundedSet(),
     }),
     opts,
   );
 }
 
+/** True when the job hand-out wrote the item: the write's own event brings the version to check. */
+function wrote(outcome: TriggerOutcome): boolean {
+  return outcome !== 'unchanged' && outcome !== 'gone';
+}
+
+/** One event's item: the job it is due, else the responsibility check; the deployers it was sent to. */
+export async function dispatchEvent(
+  deps: DispatchDeps,
+  config: CheckConfig,
+  ref: ItemKey,
+  item: DeployItem | undefined,
+): Promise<string[]> {
+  if (config.handOutJobs) {
+    // a version this instance wrote over: the newer version's own event follows
+    if (item && deps.superseded?.has(versionKey(item))) return [];
+    const outcome = await triggerEvent(deps, config, ref, item);
+    if (outcome === 'gone' || wrote(outcome)) return [];
+  }
+  return checkEvent(deps, config, ref, item);
+}
+
+/** One resync pass; resolves with how many items were looked at. */
+export function dispatchAll(deps: DispatchDeps, config: CheckConfig, concurrency = 8): Promise<number> {
+  if (!config.handOutJobs) return resyncAll(deps, config, concurrency);
+  const targets: TargetCache = new Map();
+  return forEachFullDeployItem(
+    deps.client,
+    async (item) => {
+      if (wrote(await triggerListed(deps, config, item))) return;
+      const meta = item.metadata ?? {};
+      const key = { namespace: meta.namespace ?? '', name: meta.name ?? '' };
+      await checkListedItem(deps, config, { ...key, metadata: meta }, targets);
+    },
+    concurrency,
+  );
+}
+
 export function checkHandler(
-  instance: FunctionInstance<CheckConfig, CheckDeps>,
+  instance: FunctionInstance<CheckConfig, DispatchDeps>,
 ): (ce: unknown) => Promise<void> {
   return deployItemEventHandler(
     instance,
-    (r, ref, item) => checkEvent(r.deps, r.config, ref, item),
-    (r) => resyncAll(r.deps, r.config),
+    (r, ref, item) => dispatchEvent(r.deps, r.config, ref, item),
+    (r) => dispatchAll(r.deps, r.config),
   );
 }
 

@@ -30,7 +30,7 @@ import {
 } from '../../shared/deployer/host/function.js';
 import { FunctionNotReadyError, type FunctionInstance } from '../../shared/function/index.js';
 import { createMockDeployer } from '../../functions/deployer-mock/plugin.js';
-import { triggerJob } from '../../functions/deployitem-trigger/trigger.js';
+import { triggerJob } from '../../functions/responsibility-check/jobs.js';
 import { createWeederInstance, runWeederEvent } from '../../functions/weeder/handler.js';
 import { loadConfig as weederConfig } from '../../functions/weeder/config.js';
 import { loadConfig as checkConfig } from '../../functions/responsibility-check/config.js';
@@ -107,7 +107,7 @@ async function createItem(name: string, spec: Record<string, unknown>): Promise<
 async function settle(name: string): Promise<string | undefined> {
   await triggerJob(
     { client, now: () => new Date(), newId: () => crypto.randomUUID(), log },
-    { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
+    { ensureDefaultContext: true },
     { namespace: NS, name },
   );
   return runDeployerEvent(FN, plugin, deployer, {
@@ -380,7 +380,7 @@ describe('a config file that does not load, at run time: every event 500, nothin
     await createItem('cfg-broken', { config: mockConfig() });
     await triggerJob(
       { client, now: () => new Date(), newId: () => crypto.randomUUID(), log },
-      { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
+      { ensureDefaultContext: true },
       { namespace: NS, name: 'cfg-broken' },
     );
     const before = (await getItem('cfg-broken')).metadata?.resourceVersion;

@@ -13,7 +13,7 @@ import { createKubeClient, kubeConfigFromYaml } from '../../shared/kube/index.js
 import { createLogger } from '../../shared/log/index.js';
 import { expectedSyncObjectName, newSyncObject } from '../../shared/lock/index.js';
 import { createDeployerInstance, runDeployerEvent } from '../../shared/deployer/host/function.js';
-import { triggerJob } from '../../functions/deployitem-trigger/trigger.js';
+import { triggerJob } from '../../functions/responsibility-check/jobs.js';
 import { FUNCTION_NAME as MANIFEST, plugin } from '../../functions/deployer-manifest/handler.js';
 import { createTimeoutInstance, runTimeoutTick } from '../../functions/deployitem-timeout/handler.js';
 import { createCleanupInstance, runCleanupTick } from '../../functions/syncobject-cleanup/handler.js';
@@ -55,7 +55,7 @@ describe('deployer-manifest', () => {
   const trigger = (): Promise<unknown> =>
     triggerJob(
       { client: c.admin, now: () => new Date(), newId: randomUUID, log },
-      { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
+      { ensureDefaultContext: true },
       { namespace: NS, name: ITEM },
     );
 

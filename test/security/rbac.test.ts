@@ -25,7 +25,7 @@ import { checkHandler, createCheckInstance } from '../../functions/responsibilit
 import type { FetchLike } from '../../shared/events/index.js';
 import type { ManagedSeed } from '../../shared/api/seedmanagement.js';
 import { createMockDeployer } from '../../functions/deployer-mock/plugin.js';
-import { triggerJob } from '../../functions/deployitem-trigger/trigger.js';
+import { triggerJob } from '../../functions/responsibility-check/jobs.js';
 import { createDeployerInstance, runDeployerEvent } from '../../shared/deployer/host/function.js';
 import type { TestRedis } from '../support/redis.js';
 import {
@@ -304,12 +304,12 @@ seeds:
   });
 });
 
-describe('deployitem-trigger and deployer-mock', () => {
+describe('responsibility-check (its job hand-out) and deployer-mock', () => {
   const NS = 'rbac-deployers';
   const FN = 'deployer-mock';
 
   it('hand out and finish a job with only their ClusterRoles, and cannot delete DeployItems', async () => {
-    const trig = await identity('deployitem-trigger');
+    const trig = await identity('responsibility-check');
     const mock = await identity('deployer-mock');
     const { log, lines } = capturingLogger('deployers');
     await ensureNamespace(NS);
@@ -333,7 +333,7 @@ describe('deployitem-trigger and deployer-mock', () => {
     });
     const triggered = await triggerJob(
       { client: trig.client, now: () => new Date(), newId: randomUUID, log },
-      { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
+      { ensureDefaultContext: true },
       { namespace: NS, name: 'ok' },
     );
     expect(triggered).toBe('Created');
@@ -391,7 +391,7 @@ describe('responsibility-check', () => {
       - annotations: [{key: landscaper.gardener.cloud/environment, operator: "=", values: [dev]}]
 `;
 
-  it('decides the responsible deployer with only its ClusterRole, and cannot patch DeployItems', async () => {
+  it('hands out the job, then decides the responsible deployer, with only its ClusterRole; cannot delete DeployItems', async () => {
     const id = await identity('responsibility-check');
     const { log, lines } = capturingLogger('responsibility-check');
     await ensureNamespace(NS);
@@ -430,12 +430,15 @@ describe('responsibility-check', () => {
     });
     try {
       const check = checkHandler(instance);
-      await check({
+      const update = {
         type: 'dev.knative.apiserver.ref.update',
         kind: 'DeployItem',
         namespace: NS,
         name: 'item',
-      });
+      };
+      await check(update); // the job hand-out writes (annotations, job): the write's own event is checked
+      expect(sent).toEqual([]);
+      await check(update);
       // a resync (the deployers-resync ping) lists every DeployItem
       await check({
         type: 'dev.knative.sources.ping',
@@ -453,8 +456,20 @@ describe('responsibility-check', () => {
     expect(forbiddenLines(lines)).toEqual([]);
 
     const di = { group: 'landscaper.gardener.cloud', resource: 'deployitems', namespace: NS };
-    expect(await can(id.token, { verb: 'patch', ...di })).toBe(false);
-    expect(await can(id.token, { verb: 'update', ...di, subresource: 'status' })).toBe(false);
+    const item = await admin.get<DeployItem>(GVK.DeployItem, NS, 'item');
+    expect(item.status?.jobID).toBeTruthy();
+    expect(await can(id.token, { verb: 'patch', ...di })).toBe(true);
+    expect(await can(id.token, { verb: 'update', ...di, subresource: 'status' })).toBe(true);
+    expect(await can(id.token, { verb: 'delete', ...di })).toBe(false);
+    expect(await can(id.token, { verb: 'patch', ...di, subresource: 'status' })).toBe(false);
+    expect(
+      await can(id.token, {
+        verb: 'patch',
+        group: 'landscaper.gardener.cloud',
+        resource: 'targets',
+        namespace: NS,
+      }),
+    ).toBe(false);
     expect(await can(id.token, { verb: 'get', resource: 'secrets', namespace: NS })).toBe(false);
   });
 });

@@ -139,7 +139,6 @@ describe('the repository', () => {
     expect(Object.fromEntries(services.map((s) => [s.name, scaling(s)]))).toEqual({
       'dead-letter': [0, 2, 10, '/etc/landscape'],
       'requeue-tick': [0, 1, 1, '/etc/landscape'],
-      'deployitem-trigger': [0, 2, 10, '/etc/landscape'],
       'responsibility-check': [0, 3, 20, '/etc/landscape'],
       'deployer-mock': [0, 3, 10, '/etc/landscape'],
       'deployer-manifest': [0, 3, 10, '/etc/landscape'],

@@ -1,7 +1,8 @@
 /**
  * The DeployItem-event functions through their CloudEvent handlers against the embedded API
  * server: the responsibility check (type, Target, target selectors, metadata first, resync, delete
- * events) and the job trigger switched off by its config.
+ * events; with the job hand-out switched off by its config, as where a real Landscaper runs), and
+ * the same function with its job hand-out on (the embedded landscape's default).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,8 +14,7 @@ import type { FetchLike } from '../../../shared/events/index.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
 import { checkHandler, createCheckInstance } from '../../../functions/responsibility-check/handler.js';
-import { createTriggerInstance, triggerHandler } from '../../../functions/deployitem-trigger/handler.js';
-import { triggerListed } from '../../../functions/deployitem-trigger/trigger.js';
+import { triggerListed } from '../../../functions/responsibility-check/jobs.js';
 import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'resp';
@@ -36,7 +36,8 @@ const fetchRecorder: FetchLike = (_url, init) => {
   return Promise.resolve(new Response(null, { status: 202 }));
 };
 
-const CHECK_CONFIG = `deployers:
+const CHECK_CONFIG = `handOutJobs: false
+deployers:
   - name: mock
     type: landscaper.gardener.cloud/mock
     targetSelectors:
@@ -152,24 +153,46 @@ it('checks every item on a resync (the deployers-resync ping), and nothing on a 
   expect(sent).toEqual([]);
 });
 
-it('writes nothing when the job trigger is switched off by its config', async () => {
-  await item('untouched', 'landscaper.gardener.cloud/mock');
-  const off = triggerHandler(
-    createTriggerInstance({
-      env: () => ({ KUBECONFIG: kubeconfig, CONFIG_FILE: '/c.yaml' }),
-      readFile: () => Promise.resolve('enabled: false\n'),
+/** The same function with the job hand-out on (its default: no handOutJobs key). */
+const withJobs = (): ((ce: unknown) => Promise<void>) =>
+  checkHandler(
+    createCheckInstance({
+      env: () => ({ KUBECONFIG: kubeconfig, K_SINK: 'http://sink.invalid/', CONFIG_FILE: '/config.yaml' }),
+      readFile: () => Promise.resolve(CHECK_CONFIG.replace('handOutJobs: false\n', '')),
+      fetch: fetchRecorder,
       log,
     }),
   );
-  await off(update('untouched'));
-  const on = triggerHandler(createTriggerInstance({ env: () => ({ KUBECONFIG: kubeconfig }), log }));
+
+it('hands out no job when the job hand-out is switched off; with it on, the job first, then the check', async () => {
+  await item('untouched', 'landscaper.gardener.cloud/kubernetes-manifest');
+  await check(update('untouched'));
   const before = await client.get<DeployItem>(GVK.DeployItem, NS, 'untouched');
   expect(before.status?.jobID).toBeUndefined();
+  // a Reference-mode event: the metadata cannot show the job, the responsible deployer decides
+  expect(sent.map((e) => `${e.deployertype}/${e.name}`)).toEqual(['manifest/untouched']);
+  sent = [];
+
+  const on = withJobs();
   await on(update('untouched'));
   const after = await client.get<DeployItem>(GVK.DeployItem, NS, 'untouched');
   expect(after.status?.jobID).toBeTruthy();
   expect(after.metadata?.annotations?.['landscaper.gardener.cloud/deployer-type']).toBe(
-    'landscaper.gardener.cloud/mock',
+    'landscaper.gardener.cloud/kubernetes-manifest',
+  );
+  // the event that got a write is checked no further: the write's own event follows
+  expect(sent).toEqual([]);
+  await on(update('untouched'));
+  expect(sent).toEqual([
+    {
+      type: 'dev.landscape.deployitem.reconcile',
+      deployertype: 'manifest',
+      name: 'untouched',
+      uid: after.metadata?.uid,
+    },
+  ]);
+  expect((await client.get<DeployItem>(GVK.DeployItem, NS, 'untouched')).status?.jobID).toBe(
+    after.status?.jobID,
   );
 });
 
@@ -178,10 +201,10 @@ const RESYNC_PING = {
   source: '/apis/v1/namespaces/landscape-system/pingsources/deployers-resync',
 };
 
-it('a resync (the deployers-resync ping) hands out one job to every item that needs one', async () => {
+it('a resync (the deployers-resync ping) hands out one job to every item that needs one, then checks them', async () => {
   await item('resync-a', 'landscaper.gardener.cloud/mock');
   await item('resync-b', 'landscaper.gardener.cloud/kubernetes-manifest');
-  const on = triggerHandler(createTriggerInstance({ env: () => ({ KUBECONFIG: kubeconfig }), log }));
+  const on = withJobs();
   await on(RESYNC_PING);
   const jobs = async (): Promise<(string | undefined)[]> =>
     Promise.all(
@@ -191,8 +214,13 @@ it('a resync (the deployers-resync ping) hands out one job to every item that ne
     );
   const first = await jobs();
   expect(first.every((j) => typeof j === 'string' && j !== '')).toBe(true);
-  await on(RESYNC_PING); // the job is not finished: nothing new is handed out
+  expect(sent.map((e) => e.name)).not.toContain('resync-b'); // written: its own event follows
+  sent = [];
+  await on(RESYNC_PING); // the job is not finished: nothing new is handed out, the items are checked
   expect(await jobs()).toEqual(first);
+  expect(sent.filter((e) => e.name.startsWith('resync-')).map((e) => `${e.deployertype}/${e.name}`)).toEqual(
+    expect.arrayContaining(['manifest/resync-b']),
+  );
 });
 
 it('a listed item that changed since the list is decided again from a fresh read', async () => {
@@ -203,7 +231,7 @@ it('a listed item that changed since the list is decided again from a fresh read
     { metadata: { labels: { moved: 'yes' } } },
   );
   const deps = { client, now: () => new Date(), newId: () => 'job-1', log };
-  const config = { enabled: true, ensureDefaultContext: false, logLevel: 'info' as const };
+  const config = { ensureDefaultContext: false };
   await triggerListed(deps, config, listed); // 409 on the stale resourceVersion, then a fresh read
   const after = await client.get<DeployItem>(GVK.DeployItem, NS, 'resync-stale');
   expect(after.status?.jobID).toBe('job-1');

@@ -40,7 +40,7 @@ import {
   type ReconcileHooks,
 } from '../../../shared/deployer/index.js';
 import { createMockDeployer } from '../../../functions/deployer-mock/plugin.js';
-import { triggerJob } from '../../../functions/deployitem-trigger/trigger.js';
+import { triggerJob } from '../../../functions/responsibility-check/jobs.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 import { crdFiles } from '../../../shared/api/crds.js';
 
@@ -100,7 +100,7 @@ afterAll(async () => {
 const trigger = (name: string): ReturnType<typeof triggerJob> =>
   triggerJob(
     { client, now: () => new Date(nowMs()), newId: () => crypto.randomUUID(), log },
-    { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
+    { ensureDefaultContext: true },
     { namespace: NS, name },
   );
 

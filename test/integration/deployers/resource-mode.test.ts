@@ -1,9 +1,10 @@
 /**
  * The DeployItem-event functions on Resource-mode events (the object carried as the event's data)
- * against the embedded API server, its requests counted: the job trigger decides from the carried
+ * against the embedded API server, its requests counted: the job hand-out decides from the carried
  * object without a read, one optimistic write per event, and a stale object costs a Conflict and a
  * read; the responsibility check reads nothing, sends nothing for an item without a job, sends an
- * open job once and hands the object on as the reconcile event's data.
+ * open job once and hands the object on as the reconcile event's data; with both in one function
+ * (the default), an event that got a write sends nothing (its write's own event does).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,6 @@ import type { FetchLike } from '../../../shared/events/index.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
 import { checkHandler, createCheckInstance } from '../../../functions/responsibility-check/handler.js';
-import { createTriggerInstance, triggerHandler } from '../../../functions/deployitem-trigger/handler.js';
 import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'resource-mode';
@@ -38,6 +38,16 @@ const fetchRecorder: FetchLike = (_url, init) => {
   return Promise.resolve(new Response(null, { status: 202 }));
 };
 
+/** responsibility-check as deployed: the job hand-out on (its default). */
+const withJobs = (kubeconfig: string): ((ce: unknown) => Promise<void>) =>
+  checkHandler(
+    createCheckInstance({
+      env: () => ({ KUBECONFIG: kubeconfig, K_SINK: 'http://sink.invalid/' }),
+      fetch: fetchRecorder,
+      log,
+    }),
+  );
+
 beforeAll(async () => {
   srv = await startApiServer({ crdFiles: crdFiles(), clusters: [{ name: 'main', countTraffic: true }] });
   dir = await mkdtemp(join(tmpdir(), 'resource-mode-'));
@@ -45,10 +55,10 @@ beforeAll(async () => {
   await writeFile(kubeconfig, srv.cluster('main').kubeconfigYaml());
   client = createKubeClient(kubeConfigFromYaml(srv.cluster('main').kubeconfigYaml()));
   await client.create(GVK.Namespace, { metadata: { name: NS } });
-  trigger = triggerHandler(createTriggerInstance({ env: () => ({ KUBECONFIG: kubeconfig }), log }));
+  trigger = withJobs(kubeconfig);
   check = checkHandler(
     createCheckInstance({
-      env: () => ({ KUBECONFIG: kubeconfig, K_SINK: 'http://sink.invalid/' }),
+      env: () => ({ KUBECONFIG: kubeconfig, K_SINK: 'http://sink.invalid/', HAND_OUT_JOBS: 'false' }),
       fetch: fetchRecorder,
       log,
     }),
@@ -93,7 +103,7 @@ function mock(name: string): Promise<DeployItem> {
   });
 }
 
-it('the job trigger: one write per event, no read; a superseded version costs nothing', async () => {
+it('the job hand-out: one write per event, no read; a superseded version costs nothing', async () => {
   const created = await mock('one');
   expect(await requests(() => trigger(event(created)))).toEqual({ 'patch deployitems': 1 });
   const annotated = await get('one');
@@ -113,14 +123,12 @@ it('the job trigger: one write per event, no read; a superseded version costs no
   expect((await get('one')).status?.jobID).toBe(job.status?.jobID);
 });
 
-it('the job trigger: a stale object on another replica is a Conflict, then a read, and nothing is overwritten', async () => {
+it('the job hand-out: a stale object on another replica is a Conflict, then a read, and nothing is overwritten', async () => {
   const created = await mock('two');
   await trigger(event(created));
   await trigger(event(await get('two')));
   const job = (await get('two')).status?.jobID;
-  const other = triggerHandler(
-    createTriggerInstance({ env: () => ({ KUBECONFIG: join(dir, 'kubeconfig') }), log }),
-  );
+  const other = withJobs(join(dir, 'kubeconfig'));
   const r = await requests(() => other(event(created)));
   expect(r).toEqual({ 'patch deployitems': 1, 'get deployitems': 1 });
   expect((await get('two')).status?.jobID).toBe(job);
@@ -165,4 +173,24 @@ it('the responsibility check: no read; nothing for no job, an open job once with
   );
   await check(event(finished));
   expect(sent.map((e) => e.deployertype)).toEqual(['mock']);
+});
+
+it("one function: the job first (an event that got a write sends nothing), the open job from the written version's event, once", async () => {
+  const created = await mock('four');
+  expect(await requests(() => trigger(event(created)))).toEqual({ 'patch deployitems': 1 });
+  const annotated = await get('four');
+  const jobWrite = await requests(() => trigger(event(annotated)));
+  delete jobWrite['create contexts']; // the namespace's default Context, once per instance
+  expect(jobWrite).toEqual({ 'update deployitems/status': 1 });
+  expect(sent).toEqual([]);
+  const job = await get('four');
+  expect(await requests(() => trigger(event(job)))).toEqual({});
+  expect(sent.map((e) => [e.deployertype, e.name])).toEqual([['mock', 'four']]);
+  expect((sent[0].data as DeployItem).metadata?.resourceVersion).toBe(job.metadata?.resourceVersion);
+  sent = [];
+  // a redelivery of the job's event, and of a version this instance wrote over: nothing
+  await trigger(event(job));
+  await trigger(event(annotated));
+  expect(sent).toEqual([]);
+  expect((await get('four')).status?.jobID).toBe(job.status?.jobID);
 });

@@ -27,7 +27,7 @@ import {
 } from '../../../shared/deployer/host/function.js';
 import type { FunctionInstance } from '../../../shared/function/index.js';
 import { createManifestDeployer } from '../../../functions/deployer-manifest/deployer.js';
-import { triggerJob } from '../../../functions/deployitem-trigger/trigger.js';
+import { triggerJob } from '../../../functions/responsibility-check/jobs.js';
 import { startRedis, type TestRedis } from '../../support/redis.js';
 import { crdFiles } from '../../../shared/api/crds.js';
 
@@ -126,7 +126,7 @@ async function createItem(name: string, targetName: string): Promise<void> {
   });
   await triggerJob(
     { client: host, now: () => new Date(), newId: () => crypto.randomUUID(), log },
-    { enabled: true, ensureDefaultContext: true, logLevel: 'info' },
+    { ensureDefaultContext: true },
     { namespace: NS, name },
   );
 }

@@ -1,5 +1,6 @@
 /**
- * The job trigger, the Landscaper's side of the deployer contract: for one DeployItem, write what
+ * The job hand-out, the Landscaper's side of the deployer contract (on unless `handOutJobs: false`,
+ * where a real Landscaper hands out the jobs): for one DeployItem, write what
  * `decideJob` says — the `deployer-type` / `deployer-target-name` annotations, and a new
  * `status.jobID` (+ `jobIDGenerationTime`) when the item was created, its spec changed or it is
  * being deleted and the previous job is finished. Both writes are optimistic (the resourceVersion
@@ -19,7 +20,10 @@ import { decideJob, type JobDecision, type JobTrigger } from '../../shared/deplo
 import { versionKey, type BoundedSet } from '../../shared/deployer/items.js';
 import { isAlreadyExists, isConflict, isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import type { TriggerConfig } from './config.js';
+import type { CheckConfig } from './config.js';
+
+/** What the job hand-out reads of the function's configuration. */
+export type TriggerConfig = Pick<CheckConfig, 'ensureDefaultContext'>;
 
 export interface TriggerDeps {
   client: KubeClient;
