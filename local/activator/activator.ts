@@ -3,10 +3,18 @@
  * `/<namespace>/<service>` (what the broker's Service refs resolve to), `/status` (JSON),
  * `/metrics` (prom-client) and `/healthz`. Scale-to-zero, cold starts and redelivery live in the
  * pools; this file is the front door and the metrics.
+ *
+ * The embedded brokers, in this same process, hand their deliveries to a pool without the loopback
+ * HTTP request (`deliveries()`): the same pool, queue, timeout and answer as through `serve`, only
+ * without an HTTP client and server in one process talking to each other (each delivery had cost
+ * the landscape process an HTTP request sent, parsed, answered and read again). On Knative the
+ * broker's filter and the activator / queue-proxy are different pods; what a delivery sees —
+ * status, headers, body, timeout — is the same either way.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { httpFetch, plainHeaders, type FetchAnswer, type FetchLike } from '../../shared/events/index.js';
 import { ReplicaChaos } from './chaos.js';
 import { FunctionPool, type PodHooks, type PoolDeps, type PoolStatus } from './pool.js';
 import type { ScaleLimits } from './scale.js';
@@ -97,6 +105,51 @@ function forwardHeaders(req: IncomingMessage): Record<string, string> {
     out[k] = Array.isArray(v) ? v.join(', ') : v;
   }
   return out;
+}
+
+function withoutHopByHop(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
+}
+
+function bodyBytes(body: RequestInit['body']): Buffer {
+  if (body === undefined || body === null) return Buffer.alloc(0);
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  throw new TypeError('the activator takes string or byte bodies only');
+}
+
+function localAnswer(status: number, headers: Record<string, string>, body: string): FetchAnswer {
+  return {
+    status,
+    headers: {
+      forEach: (callback): void => {
+        for (const [k, v] of Object.entries(headers)) callback(v, k);
+      },
+    },
+    text: () => Promise.resolve(body),
+  };
+}
+
+/** `p`, or a rejection as Node's HTTP client gives when `signal` aborts first (the request goes on). */
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      const err = new Error('The operation was aborted', { cause: signal.reason });
+      err.name = 'AbortError';
+      reject(err);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
 }
 
 export class Activator {
@@ -212,6 +265,37 @@ export class Activator {
     });
     const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
     res.writeHead(answer.status, headers).end(answer.body);
+  }
+
+  /**
+   * A fetch for the embedded brokers: a request for one of this activator's functions goes straight
+   * to its pool (as `serve` hands it on: the path below the Service, the headers without
+   * hop-by-hop ones, the Service's timeout; the answer's headers without hop-by-hop ones), an
+   * aborted signal rejects as a network error does; any other URL goes to `fallback`.
+   */
+  deliveries(fallback: FetchLike = httpFetch): FetchLike {
+    return (url, init) => {
+      const prefix = `${this.url}/`;
+      if (this.url === '' || !url.startsWith(prefix)) return fallback(url, init);
+      return this.deliver(new URL(url), init);
+    };
+  }
+
+  private async deliver(url: URL, init: RequestInit): Promise<FetchAnswer> {
+    const [namespace = '', name = '', ...rest] = url.pathname.split('/').filter((p) => p !== '');
+    const pool = this.pools.get(`${namespace}/${name}`);
+    if (!pool) return localAnswer(404, {}, `no function at ${url.pathname}\n`);
+    const signal = init.signal ?? undefined;
+    signal?.throwIfAborted();
+    const answer = pool.handle({
+      method: init.method ?? 'GET',
+      path: `/${rest.join('/')}${url.search}`,
+      headers: withoutHopByHop(plainHeaders(init.headers)),
+      body: bodyBytes(init.body),
+      timeoutMs: pool.service.timeoutSeconds * 1000,
+    });
+    const a = await (signal ? abortable(answer, signal) : answer);
+    return localAnswer(a.status, withoutHopByHop(a.headers), a.body.toString('utf8'));
   }
 
   /** No new replicas or requests (see FunctionPool.quiesce); stop() follows. */

@@ -8,8 +8,8 @@
  * The broker ingress listens first, on loopback, and requires a bearer token (random per start
  * unless given): replicas whose K_SINK is rewritten to it get it as K_SINK_TOKEN, the sources and
  * the brokers send it when they post to the ingress, and `<stateDir>/broker.json` (mode 0600)
- * keeps it for `npm run dlq`. One BrokerFaults (off) is shared by every broker.
- */
+ * keeps it for `npm run dlq`. One BrokerFaults (off) is shared by every broker. The brokers'
+ * deliveries to the activator's functions go to its pools in-process (Activator.deliveries). */
 import { join, resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
@@ -358,6 +358,7 @@ function startPlane(
   return open.start({
     manifests: set,
     functionUrl: (namespace, name) => activator.urlFor(namespace, name),
+    fetch: activator.deliveries(),
     pingSources: (resolve) => {
       const ping = pingSpecs(set, resolve, o.resyncIntervalMs, { embedded: o.embeddedSchedules === true });
       if (ping.problems.length > 0) throw new RuntimeConfigError(ping.problems);

@@ -4,7 +4,7 @@
  * held under a burst, a replica dying under a request (redelivered), the Service's timeout (504),
  * a function that cannot start (503 after backoff), and a deleted Pod killing its replica.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
@@ -203,3 +203,79 @@ it('quiesced (the landscape is stopping): a replica that dies is not replaced', 
     await a.stop();
   }
 }, 30_000);
+
+describe('deliveries(): the embedded brokers hand a delivery to the pool without an HTTP request', () => {
+  const ceHeaders = (extra: Record<string, string> = {}): Record<string, string> => ({
+    'ce-id': String(Math.random()),
+    'ce-type': 'test.sleep',
+    'ce-source': '/test',
+    'ce-specversion': '1.0',
+    'content-type': 'application/json',
+    ...extra,
+  });
+
+  it('answers as over HTTP: 204, the data as sent, 504 past the timeout, 404 for another function', async () => {
+    const a = await activator(service({}, { timeoutSeconds: 1 }));
+    const elsewhere: string[] = [];
+    const fetchLocal = a.deliveries((url) => {
+      elsewhere.push(url);
+      return Promise.resolve({
+        status: 202,
+        headers: { forEach: () => undefined },
+        text: () => Promise.resolve(''),
+      });
+    });
+    try {
+      const echo = join(dir, 'echo.json');
+      const body = Buffer.from(JSON.stringify({ ms: 0, word: 'grüße' }), 'utf8');
+      const ok = await fetchLocal(a.urlFor('fns', 'sleeper')!, {
+        method: 'POST',
+        headers: ceHeaders({ 'ce-echoto': echo }),
+        body: new Uint8Array(body),
+      });
+      expect(ok.status).toBe(204);
+      expect(JSON.parse(await readFile(echo, 'utf8'))).toEqual({ ms: 0, word: 'grüße' });
+      expect(a.status()[0]).toMatchObject({ replicas: 1, coldStarts: 1 });
+
+      const late = await fetchLocal(a.urlFor('fns', 'sleeper')!, {
+        method: 'POST',
+        headers: ceHeaders(),
+        body: JSON.stringify({ ms: 2500 }),
+      });
+      expect(late.status).toBe(504);
+
+      const other = await fetchLocal(`${a.url}/fns/other`, { method: 'POST', body: '{}' });
+      expect(other.status).toBe(404);
+      expect(await other.text()).toMatch(/no function at \/fns\/other/);
+
+      // not the activator's: the fallback (the ingress, a function URL)
+      expect((await fetchLocal('http://127.0.0.1:9/elsewhere', { method: 'POST', body: '' })).status).toBe(
+        202,
+      );
+      expect(elsewhere).toEqual(['http://127.0.0.1:9/elsewhere']);
+    } finally {
+      await a.stop();
+    }
+  }, 30_000);
+
+  it('rejects as a network error when the signal aborts; the request is still answered by its replica', async () => {
+    const a = await activator(service({}));
+    try {
+      const fetchLocal = a.deliveries();
+      const controller = new AbortController();
+      const pending = fetchLocal(a.urlFor('fns', 'sleeper')!, {
+        method: 'POST',
+        headers: ceHeaders(),
+        body: JSON.stringify({ ms: 600 }),
+        signal: controller.signal,
+      });
+      await until(() => a.status()[0].inFlight === 1);
+      controller.abort();
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+      await until(() => a.status()[0].inFlight === 0);
+      expect(a.status()[0].answered).toBe(1);
+    } finally {
+      await a.stop();
+    }
+  }, 30_000);
+});
