@@ -92,7 +92,8 @@ export function dispatchAll(deps: DispatchDeps, config: CheckConfig, concurrency
   return forEachFullDeployItem(
     deps.client,
     async (item) => {
-      if (wrote(await triggerListed(deps, config, item))) return;
+      const outcome = await triggerListed(deps, config, item);
+      if (outcome === 'gone' || wrote(outcome)) return;
       const meta = item.metadata ?? {};
       const key = { namespace: meta.namespace ?? '', name: meta.name ?? '' };
       await checkListedItem(deps, config, { ...key, metadata: meta }, targets);
