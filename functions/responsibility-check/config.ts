@@ -4,7 +4,8 @@
  * Landscaper's side of the contract, ./jobs.ts). Every problem is listed.
  *
  * ```yaml
- * handOutJobs: true           # false where a real Landscaper hands out the jobs (HAND_OUT_JOBS)
+ * handOutJobs: true           # false where a real Landscaper hands out the jobs (HAND_OUT_JOBS;
+ *                             # DEPLOYITEM_TRIGGER_ENABLED, the old function's switch, still works)
  * ensureDefaultContext: true  # create the Context `default` in an item's namespace when missing
  * deployers:
  *   - name: mock                                  # the `deployertype` of the reconcile event
@@ -81,6 +82,9 @@ export type DeployerEntry = CheckConfig['deployers'][number];
 export const ENV_OVERRIDES = withLogLevel({
   K_SINK: { key: 'sink' },
   K_SINK_TOKEN: { key: 'sinkToken' },
+  /** The name of the switch while the job hand-out was a function of its own (until stop 33). */
+  DEPLOYITEM_TRIGGER_ENABLED: { key: 'handOutJobs', kind: 'boolean' },
+  /** Set after the old name, so it wins when both are. */
   HAND_OUT_JOBS: { key: 'handOutJobs', kind: 'boolean' },
 } as const);
 

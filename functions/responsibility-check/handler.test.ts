@@ -103,4 +103,18 @@ describe('responsibility-check emit', () => {
     const set = loadConfig(undefined, { ...env, K_SINK_TOKEN: TOKEN });
     expect(set.ok && set.config.sinkToken).toBe(TOKEN);
   });
+
+  it.each([
+    ['neither set: jobs handed out (the embedded default)', {}, true],
+    ['HAND_OUT_JOBS=false', { HAND_OUT_JOBS: 'false' }, false],
+    [
+      "the old function's switch DEPLOYITEM_TRIGGER_ENABLED=false",
+      { DEPLOYITEM_TRIGGER_ENABLED: 'false' },
+      false,
+    ],
+    ['both set: HAND_OUT_JOBS wins', { DEPLOYITEM_TRIGGER_ENABLED: 'false', HAND_OUT_JOBS: 'true' }, true],
+  ])('config: handOutJobs, %s', (_what, vars, expected) => {
+    const r = loadConfig('handOutJobs: true\n', { K_SINK: 'http://sink.invalid/', ...vars });
+    expect(r.ok && r.config.handOutJobs).toBe(expected);
+  });
 });

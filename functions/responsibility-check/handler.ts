@@ -85,21 +85,38 @@ export async function dispatchEvent(
   return checkEvent(deps, config, ref, item);
 }
 
-/** One resync pass; resolves with how many items were looked at. */
-export function dispatchAll(deps: DispatchDeps, config: CheckConfig, concurrency = 8): Promise<number> {
+/**
+ * One resync pass; resolves with how many items were looked at. One item's failing job write (a
+ * Context create refused, a 5xx) stops neither another item's job nor any check: it is logged,
+ * the item is checked as listed, and the pass rejects at its end with the first such error (the
+ * ping is retried).
+ */
+export async function dispatchAll(deps: DispatchDeps, config: CheckConfig, concurrency = 8): Promise<number> {
   if (!config.handOutJobs) return resyncAll(deps, config, concurrency);
   const targets: TargetCache = new Map();
-  return forEachFullDeployItem(
+  let failed: Error | undefined;
+  const looked = await forEachFullDeployItem(
     deps.client,
     async (item) => {
-      const outcome = await triggerListed(deps, config, item);
-      if (outcome === 'gone' || wrote(outcome)) return;
       const meta = item.metadata ?? {};
       const key = { namespace: meta.namespace ?? '', name: meta.name ?? '' };
+      let outcome: TriggerOutcome = 'unchanged';
+      try {
+        outcome = await triggerListed(deps, config, item);
+      } catch (err) {
+        failed ??= err instanceof Error ? err : new Error(String(err));
+        deps.log.warn('resync: the job hand-out failed; the item is checked as listed', {
+          deployItem: `${key.namespace}/${key.name}`,
+          error: String(err),
+        });
+      }
+      if (outcome === 'gone' || wrote(outcome)) return;
       await checkListedItem(deps, config, { ...key, metadata: meta }, targets);
     },
     concurrency,
   );
+  if (failed) throw failed;
+  return looked;
 }
 
 export function checkHandler(

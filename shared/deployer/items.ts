@@ -1,5 +1,5 @@
 /**
- * What the DeployItem-event functions (job trigger, responsibility check) share: visiting every
+ * What the DeployItem-event functions (responsibility-check with its job hand-out) share: visiting every
  * DeployItem page by page with bounded concurrency (a resync: the ping of the deployers' resync
  * PingSource), and the handler shape — API-server events name one item, a resync means all of
  * them, delete events are nothing to do (the item is gone; a deletion with finalizers arrives as
@@ -123,11 +123,9 @@ export function deployItemEventHandler<C, D>(
   /** One item; `item` is the object the event carries (Resource mode), else undefined. */
   one: (r: ReadyOk<C, D>, ref: ItemKey, item: DeployItem | undefined) => Promise<unknown>,
   all: (r: ReadyOk<C, D>) => Promise<unknown>,
-  enabled: (r: ReadyOk<C, D>) => boolean = () => true,
 ): (ce: unknown) => Promise<void> {
   return async (ce: unknown): Promise<void> => {
     const r = await instance.ready();
-    if (!enabled(r)) return;
     if (isResyncEvent(ce)) {
       await all(r);
       return;

@@ -405,7 +405,8 @@ describe('responsibility-check', () => {
       },
       spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', config: { kubeconfig: 'x' } },
     });
-    // no deployer annotations: the check reads the full item and its Target
+    // no deployer annotations: the job hand-out reads the full item and writes them, then the check
+    // decides from them and reads the Target
     const created = await admin.create<DeployItem>(GVK.DeployItem, {
       apiVersion: 'landscaper.gardener.cloud/v1alpha1',
       kind: 'DeployItem',

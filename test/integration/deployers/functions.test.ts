@@ -13,7 +13,14 @@ import type { DeployItem } from '../../../shared/api/landscaper.js';
 import type { FetchLike } from '../../../shared/events/index.js';
 import { createLogger } from '../../../shared/log/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
-import { checkHandler, createCheckInstance } from '../../../functions/responsibility-check/handler.js';
+import {
+  checkHandler,
+  createCheckInstance,
+  dispatchAll,
+} from '../../../functions/responsibility-check/handler.js';
+import { loadConfig } from '../../../functions/responsibility-check/config.js';
+import { BoundedSet } from '../../../shared/deployer/items.js';
+import type { Event } from '../../../shared/events/index.js';
 import { triggerListed } from '../../../functions/responsibility-check/jobs.js';
 import { crdFiles } from '../../../shared/api/crds.js';
 
@@ -236,4 +243,50 @@ it('a listed item that changed since the list is decided again from a fresh read
   const after = await client.get<DeployItem>(GVK.DeployItem, NS, 'resync-stale');
   expect(after.status?.jobID).toBe('job-1');
   expect(after.metadata?.labels).toEqual({ moved: 'yes' });
+});
+
+it("a resync: one item's failing job write stops no other item's job or check; the pass rejects at its end", async () => {
+  const annotated = {
+    'landscaper.gardener.cloud/deployer-type': 'landscaper.gardener.cloud/kubernetes-manifest',
+    'landscaper.gardener.cloud/deployer-target-name': 'prod',
+  };
+  await item('fails-a', 'landscaper.gardener.cloud/kubernetes-manifest', 'prod', annotated);
+  await item('works-b', 'landscaper.gardener.cloud/kubernetes-manifest', 'prod', annotated);
+  const refused = new Error('injected: the status write of fails-a is refused');
+  // the real client, but the job write of one item fails (as a refused Context or a 5xx would)
+  const failing = new Proxy(client, {
+    get(target, prop, receiver): unknown {
+      if (prop === 'replaceStatus')
+        return (gvk: unknown, obj: DeployItem): Promise<unknown> =>
+          obj.metadata?.name === 'fails-a'
+            ? Promise.reject(refused)
+            : (target.replaceStatus as (g: unknown, o: DeployItem) => Promise<unknown>).call(
+                target,
+                gvk,
+                obj,
+              );
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+  const config = loadConfig('ensureDefaultContext: false\n', { K_SINK: 'http://sink.invalid/' });
+  if (!config.ok) throw new Error(config.problems.join('; '));
+  const events: Event[] = [];
+  const deps = {
+    client: failing,
+    send: (e: Event): Promise<void> => Promise.resolve(void events.push(e)),
+    newId: () => `job-${events.length}-${Math.random()}`,
+    now: () => new Date(),
+    log,
+    sentJobs: new BoundedSet(),
+    contexts: new Set<string>(),
+    superseded: new BoundedSet(),
+  };
+  await expect(dispatchAll(deps, config.config)).rejects.toBe(refused);
+  expect((await client.get<DeployItem>(GVK.DeployItem, NS, 'works-b')).status?.jobID).toBeTruthy();
+  expect((await client.get<DeployItem>(GVK.DeployItem, NS, 'fails-a')).status?.jobID).toBeUndefined();
+  // checked as listed (a metadata decision: the responsible deployer gets it), the other not yet
+  // (its job write's own event follows)
+  const names = events.map((e) => `${String(e['deployertype'])}/${String(e['name'])}`);
+  expect(names).toContain('manifest/fails-a');
+  expect(names).not.toContain('manifest/works-b');
 });

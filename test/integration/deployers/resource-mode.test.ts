@@ -194,3 +194,40 @@ it("one function: the job first (an event that got a write sends nothing), the o
   expect(sent).toEqual([]);
   expect((await get('four')).status?.jobID).toBe(job.status?.jobID);
 });
+
+it('one function: a redelivered version its job write superseded sends nothing (the new job is decided from its own event)', async () => {
+  const created = await mock('five');
+  await trigger(event(created));
+  await trigger(event(await get('five')));
+  const open = await get('five');
+  await client.patchStatus<DeployItem>(
+    GVK.DeployItem,
+    { namespace: NS, name: 'five' },
+    { status: { jobIDFinished: open.status?.jobID, phase: 'Succeeded' } },
+  );
+  const edited = await client.mergePatch<DeployItem>(
+    GVK.DeployItem,
+    { namespace: NS, name: 'five' },
+    { spec: { config: { a: 2 } } },
+  );
+  sent = [];
+  expect(await requests(() => trigger(event(edited)))).toEqual({ 'update deployitems/status': 1 });
+  const next = (await get('five')).status?.jobID;
+  expect(next).toBeTruthy();
+  expect(next).not.toBe(open.status?.jobID);
+  // the edited version again (a redelivery): it shows the finished job, which would go to the
+  // deployer's ShouldReconcile hooks, but this instance wrote over it
+  await trigger(event(edited));
+  expect(sent).toEqual([]);
+});
+
+it('one function: a Reference-mode event of an item that is gone costs one read', async () => {
+  const ref = {
+    type: 'dev.knative.apiserver.ref.update',
+    kind: 'DeployItem',
+    namespace: NS,
+    name: 'never-was',
+  };
+  expect(await requests(() => trigger(ref))).toEqual({ 'get deployitems': 1 });
+  expect(sent).toEqual([]);
+});
