@@ -6,7 +6,7 @@
  * decided from the listed annotations) next to the same decisions over full pages (what a resync
  * that lists whole objects would cost). Bytes are response bodies; the ratio is full ÷ metadata.
  *
- * The items are as the job trigger leaves them (`deployer-type` and `deployer-target-name` set), each with a
+ * The items are as the job hand-out leaves them (`deployer-type` and `deployer-target-name` set), each with a
  * ~2 KB provider configuration; every one is a mock item, so each pass emits N reconcile events
  * (counted, not sent). Passes alternate (metadata, full, metadata, ...) so that a warm cache or a
  * busy machine does not favour one side; the median pass of each is reported.
@@ -71,7 +71,7 @@ function item(i: number): DeployItem {
     metadata: {
       name: `item-${String(i).padStart(5, '0')}`,
       namespace: NS,
-      // as the job trigger leaves them: the type, and upstream's .noTargetName (no Target)
+      // as the job hand-out leaves them: the type, and upstream's .noTargetName (no Target)
       annotations: { [TYPE_KEY]: 'landscaper.gardener.cloud/mock', [TARGET_KEY]: '.noTargetName' },
     },
     spec: {

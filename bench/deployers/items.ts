@@ -18,7 +18,7 @@ export const itemName = (i: number): string => `mock-${String(i).padStart(5, '0'
 /**
  * A mock item as the Landscaper's execution controller creates one: with the `deployer-type` and
  * `deployer-target-name` annotations (upstream pkg/landscaper/execution, `.noTargetName` without a
- * target), so the job trigger has no annotation to write. An item created without them (by hand)
+ * target), so the job hand-out has no annotation to write. An item created without them (by hand)
  * costs one `patch deployitems` more.
  */
 export function mockItem(namespace: string, name: string): DeployItem {

@@ -1,6 +1,6 @@
 /**
  * What the responsibility check reads for an item no configured deployer handles, 1 KB versus
- * 1 MB, counted at the API server: before the job trigger ran (no `deployer-type` annotation yet:
+ * 1 MB, counted at the API server: before the job hand-out ran (no `deployer-type` annotation yet:
  * a metadata-only read, then the full item) and after it (annotated: the metadata-only read
  * alone, which should cost the same for any size). The metadata answer still carries
  * managedFields; their size is reported, and a third item puts its megabyte into ~23,000

@@ -7,7 +7,7 @@
  * A sweep lists every DeployItem in full (the decision needs the status; a metadata-only list does
  * not carry it). A warm instance skips the ticks on which no list can find a timed-out job: after a
  * sweep at T, a job open then and not picked up is due at its own time, and a job handed out after
- * T (stamped with the time it is handed out, as the job trigger and the Landscaper do) is due no
+ * T (stamped with the time it is handed out, as the job hand-out and the Landscaper do) is due no
  * earlier than T + pickupTimeout; so the next sweep is at the earliest of those (less a slack of a
  * tenth of the timeout, at most 30 s), or at once after a Conflict; the handler queues the next
  * sweep for that time (./schedule.ts). A cold instance sweeps at once.

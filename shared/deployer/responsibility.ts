@@ -31,7 +31,7 @@ export interface ResponsibilityKeys {
  * The keys from the metadata alone, or undefined when an annotation is missing (then read the full
  * item and use `responsibilityKeysFromSpec`). A target-name annotation of NO_TARGET_NAME means "no
  * target" (upstream `checkTargetResponsibility`); so does an empty one, which this product wrote
- * before (upstream would look for a Target named "" and find none; the job trigger rewrites it).
+ * before (upstream would look for a Target named "" and find none; the job hand-out rewrites it).
  */
 export function responsibilityKeysFromMetadata(meta: ObjectMeta | undefined): ResponsibilityKeys | undefined {
   const annotations = meta?.annotations ?? {};

@@ -103,7 +103,7 @@ async function createItem(name: string, spec: Record<string, unknown>): Promise<
   });
 }
 
-/** The job trigger, then the deployer, as their functions would run them. */
+/** The job hand-out, then the deployer, as their functions would run them. */
 async function settle(name: string): Promise<string | undefined> {
   await triggerJob(
     { client, now: () => new Date(), newId: () => crypto.randomUUID(), log },

@@ -1,7 +1,7 @@
 /**
  * What one deployer instance remembers of the jobs its own steps took, so that the events of a
  * job it already works on, or has finished, cost no read: the events a job's own writes cause
- * (the job trigger's annotation write, the deployer's finalizer) arrive while its step runs, and
+ * (the job hand-out's annotation write, the deployer's finalizer) arrive while its step runs, and
  * an event that shows a job open which this instance has finished since is older than that
  * finishing write (jobIDFinished only moves on). Only for objects an event carried, never for a
  * read: an operation annotation is always looked at. An event covered while the step runs is

@@ -1,6 +1,6 @@
 /**
  * The deployer contract host with the mock deployer, against the embedded API server and a
- * private redis-server, one event at a time (the job trigger and the deployer called as their
+ * private redis-server, one event at a time (the job hand-out and the deployer called as their
  * functions would be): job handed out, picked up, finished with jobIDFinished == jobID in one
  * write; export Secret; nothing written for a finished item; deletion with and without
  * uninstall; missing Target; invalid and empty config; progressing timeout; interrupt;
