@@ -258,6 +258,44 @@ describe('deliveries(): the embedded brokers hand a delivery to the pool without
     }
   }, 30_000);
 
+  it('gives the answer the HTTP path gives: status, body and headers (less what a connection adds)', async () => {
+    const a = await activator(service({}));
+    try {
+      const url = a.urlFor('fns', 'sleeper')!;
+      const local = await a.deliveries()(url, { method: 'POST', headers: ceHeaders(), body: '{"ms":0}' });
+      const http = await fetch(url, { method: 'POST', headers: ceHeaders(), body: '{"ms":0}' });
+      const headersOf = (h: {
+        forEach(cb: (v: string, k: string) => void): void;
+      }): Record<string, string> => {
+        const out: Record<string, string> = {};
+        h.forEach((v, k) => {
+          // per connection or per response, set by Node's HTTP server in the HTTP path
+          if (!['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k))
+            out[k.toLowerCase()] = v;
+        });
+        return out;
+      };
+      expect([local.status, await local.text(), headersOf(local.headers)]).toEqual([
+        http.status,
+        await http.text(),
+        headersOf(http.headers),
+      ]);
+      // a body that is no JSON: the framework's own error answer, the same either way
+      const bad = ceHeaders();
+      const localBad = await a.deliveries()(url, { method: 'POST', headers: bad, body: '{not json' });
+      const httpBad = await fetch(url, { method: 'POST', headers: bad, body: '{not json' });
+      expect([localBad.status, await localBad.text(), headersOf(localBad.headers)]).toEqual([
+        httpBad.status,
+        await httpBad.text(),
+        headersOf(httpBad.headers),
+      ]);
+      expect(localBad.status).toBeGreaterThanOrEqual(400);
+      expect(headersOf(localBad.headers)['content-type']).toBeDefined();
+    } finally {
+      await a.stop();
+    }
+  }, 30_000);
+
   it('rejects as a network error when the signal aborts; the request is still answered by its replica', async () => {
     const a = await activator(service({}));
     try {
