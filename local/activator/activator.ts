@@ -250,21 +250,27 @@ export class Activator {
     return true;
   }
 
+  /** The pool a URL names (`/<namespace>/<service>/...`) and the path below the Service. */
+  private route(url: URL): { pool: FunctionPool; path: string } | undefined {
+    const [namespace = '', name = '', ...rest] = url.pathname.split('/').filter((p) => p !== '');
+    const pool = this.pools.get(`${namespace}/${name}`);
+    return pool ? { pool, path: `/${rest.join('/')}${url.search}` } : undefined;
+  }
+
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://activator');
     if (await this.serveAdmin(req, res, url.pathname)) return;
-    const [namespace = '', name = '', ...rest] = url.pathname.split('/').filter((p) => p !== '');
-    const pool = this.pools.get(`${namespace}/${name}`);
-    if (!pool) return void res.writeHead(404).end(`no function at ${url.pathname}\n`);
+    const to = this.route(url);
+    if (!to) return void res.writeHead(404).end(`no function at ${url.pathname}\n`);
+    const { pool } = to;
     const answer = await pool.handle({
       method: req.method ?? 'POST',
-      path: `/${rest.join('/')}${url.search}`,
+      path: to.path,
       headers: forwardHeaders(req),
       body: await readBody(req),
       timeoutMs: pool.service.timeoutSeconds * 1000,
     });
-    const headers = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
-    res.writeHead(answer.status, headers).end(answer.body);
+    res.writeHead(answer.status, withoutHopByHop(answer.headers)).end(answer.body);
   }
 
   /**
@@ -282,14 +288,14 @@ export class Activator {
   }
 
   private async deliver(url: URL, init: RequestInit): Promise<FetchAnswer> {
-    const [namespace = '', name = '', ...rest] = url.pathname.split('/').filter((p) => p !== '');
-    const pool = this.pools.get(`${namespace}/${name}`);
-    if (!pool) return localAnswer(404, {}, `no function at ${url.pathname}\n`);
+    const to = this.route(url);
+    if (!to) return localAnswer(404, {}, `no function at ${url.pathname}\n`);
+    const { pool } = to;
     const signal = init.signal ?? undefined;
     signal?.throwIfAborted();
     const answer = pool.handle({
       method: init.method ?? 'GET',
-      path: `/${rest.join('/')}${url.search}`,
+      path: to.path,
       headers: withoutHopByHop(plainHeaders(init.headers)),
       body: bodyBytes(init.body),
       timeoutMs: pool.service.timeoutSeconds * 1000,

@@ -64,16 +64,22 @@ async function activator(
   return a;
 }
 
+/** Binary-mode CloudEvent headers of the sleeper's test events. */
+function ceHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'ce-id': String(Math.random()),
+    'ce-type': 'test.sleep',
+    'ce-source': '/test',
+    'ce-specversion': '1.0',
+    'content-type': 'application/json',
+    ...extra,
+  };
+}
+
 function post(a: Activator, data: unknown): Promise<Response> {
   return fetch(`${a.urlFor('fns', 'sleeper')}`, {
     method: 'POST',
-    headers: {
-      'ce-id': String(Math.random()),
-      'ce-type': 'test.sleep',
-      'ce-source': '/test',
-      'ce-specversion': '1.0',
-      'content-type': 'application/json',
-    },
+    headers: ceHeaders(),
     body: JSON.stringify(data),
   });
 }
@@ -205,15 +211,6 @@ it('quiesced (the landscape is stopping): a replica that dies is not replaced', 
 }, 30_000);
 
 describe('deliveries(): the embedded brokers hand a delivery to the pool without an HTTP request', () => {
-  const ceHeaders = (extra: Record<string, string> = {}): Record<string, string> => ({
-    'ce-id': String(Math.random()),
-    'ce-type': 'test.sleep',
-    'ce-source': '/test',
-    'ce-specversion': '1.0',
-    'content-type': 'application/json',
-    ...extra,
-  });
-
   it('answers as over HTTP: 204, the data as sent, 504 past the timeout, 404 for another function', async () => {
     const a = await activator(service({}, { timeoutSeconds: 1 }));
     const elsewhere: string[] = [];
