@@ -10,17 +10,20 @@
  * a read (`checkEvent`), and its reconcile events carry the object on as their data, so that the
  * deployer decides whether it has work without a read either. Level-based on the carried object, it
  * sends nothing when the object shows nothing any deployer would do (no job and no operation
- * annotation: what the deployer itself would answer with "nothing to do"), and an open job it
- * already sent to a deployer is not sent again for the next events of that job with the same spec
- * generation (the deployer's finalizer, a label: the deployer that took the job carries it on
- * with its own requeues; a spec edit or a deletion is sent). Without an object (Reference mode),
- * and on a resync, every responsible deployer gets the event as before.
+ * annotation: what the deployer itself would answer with "nothing to do"; a finished job, unless
+ * the item wants a continuous reconcile or the deployer is configured `finishedJobs: always`), and
+ * an open job already sent to a deployer is not sent again for the next events of that job with
+ * the same spec generation (the deployer's finalizer, a label: the deployer that took the job
+ * carries it on with its own requeues; a spec edit or a deletion is sent; ./sent.ts remembers,
+ * shared by the instances through Redis where configured). Without an object (Reference mode), and
+ * on a resync, every responsible deployer gets the event as before.
  */
 import { GVK } from '../../shared/api/gvk.js';
 import type { DeployItem, Target } from '../../shared/api/landscaper.js';
 import type { ObjectMeta } from '@landscape/apimachinery';
 import {
   decideResponsibility,
+  continuousReconcileWanted,
   deployerWorkShown,
   responsibilityKeysFromMetadata,
   responsibilityKeysFromSpec,
@@ -29,8 +32,9 @@ import {
 import { buildEvent, EventTypes, type Event } from '../../shared/events/index.js';
 import { isNotFound, type KubeClient } from '../../shared/kube/index.js';
 import type { Logger } from '../../shared/log/index.js';
-import { forEachDeployItem, type BoundedSet } from '../../shared/deployer/items.js';
+import { forEachDeployItem } from '../../shared/deployer/items.js';
 import type { CheckConfig, DeployerEntry } from './config.js';
+import type { SentJobs } from './sent.js';
 
 export interface CheckDeps {
   client: KubeClient;
@@ -38,8 +42,8 @@ export interface CheckDeps {
   newId: () => string;
   now: () => Date;
   log: Logger;
-  /** Open jobs this instance sent, `uid/jobID/deployer` (events path only). */
-  sentJobs?: BoundedSet;
+  /** Open jobs already sent, `uid/jobID/version/deployer` (events path only; ./sent.ts). */
+  sentJobs?: SentJobs;
 }
 
 interface Item {
@@ -161,23 +165,34 @@ export async function checkEvent(
   const meta = object.metadata ?? {};
   const keys = responsibilityKeysFromMetadata(meta) ?? responsibilityKeysFromSpec(object);
   const item: Item = { ...ref, uid: meta.uid ?? '', keys, object };
-  if (shown !== 'open-job' || !deps.sentJobs) return decideAndSend(deps, config, item, new Map());
-  return decideAndSend(deps, config, item, new Map(), jobMemo(deps.sentJobs, item, object));
+  const deployers = shown === 'finished-job' ? finishedJobDeployers(config, object) : config.deployers;
+  if (shown !== 'open-job' || !deps.sentJobs) return decideAndSend(deps, config, item, new Map(), deployers);
+  return decideAndSend(deps, config, item, new Map(), deployers, jobMemo(deps.sentJobs, item, object));
 }
 
 /**
- * Sends an open job to each deployer once per instance (forgotten again when the send fails), per
- * spec generation and deletion: an edit of the spec, or a deletion, during the job is sent again.
+ * The deployers an item whose job is finished is sent to: those configured `finishedJobs: always`
+ * (ShouldReconcile hooks of their own), and the others only when the item wants a continuous
+ * reconcile (the product's one such hook); for anyone else the step would end "nothing to do".
  */
-function jobMemo(sentJobs: BoundedSet, item: Item, object: DeployItem): SendGate {
+function finishedJobDeployers(config: CheckConfig, object: DeployItem): DeployerEntry[] {
+  const continuous = continuousReconcileWanted(object);
+  return config.deployers.filter((d) => continuous || d.finishedJobs === 'always');
+}
+
+/**
+ * Sends an open job to each deployer once (./sent.ts: per instance, or shared through Redis;
+ * forgotten again when the send fails), per spec generation and deletion: an edit of the spec, or a
+ * deletion, during the job is sent again.
+ */
+function jobMemo(sentJobs: SentJobs, item: Item, object: DeployItem): SendGate {
   const meta = object.metadata;
   const version = `${meta?.generation ?? 0}${meta?.deletionTimestamp ? '-deleting' : ''}`;
   const jobKey = (d: DeployerEntry): string =>
     `${item.uid}/${object.status?.jobID ?? ''}/${version}/${d.name}`;
   return {
-    skip: (d) => sentJobs.has(jobKey(d)),
-    claim: (d) => sentJobs.add(jobKey(d)),
-    unclaim: (d) => sentJobs.delete(jobKey(d)),
+    claim: (d) => sentJobs.claim(jobKey(d)),
+    unclaim: (d) => sentJobs.unclaim(jobKey(d)),
   };
 }
 
@@ -200,14 +215,15 @@ export async function checkListedItem(
 
 /** Which sends to leave out (an open job already sent), claimed before the send. */
 interface SendGate {
-  skip(deployer: DeployerEntry): boolean;
-  claim(deployer: DeployerEntry): void;
-  unclaim(deployer: DeployerEntry): void;
+  /** True: not sent yet, and now claimed. */
+  claim(deployer: DeployerEntry): Promise<boolean>;
+  unclaim(deployer: DeployerEntry): Promise<void>;
 }
 
 /**
- * Sends to `d` when responsible; true when sent. With a gate, the send is claimed before anything
- * is awaited (two events of one job in flight at once send it once), and unclaimed when not sent.
+ * Sends to `d` when responsible; true when sent. With a gate, the send is claimed once the deployer
+ * is found responsible (two events of one job in flight at once send it once), and unclaimed when
+ * the send fails.
  */
 async function sendIfResponsible(
   deps: CheckDeps,
@@ -217,17 +233,15 @@ async function sendIfResponsible(
   targets: TargetCache,
   gate?: SendGate,
 ): Promise<boolean> {
-  if (gate?.skip(d)) return false;
-  gate?.claim(d);
-  let sent = false;
+  if (!(await responsible(deps, item, d, targets))) return false;
+  if (gate && !(await gate.claim(d))) return false;
   try {
-    if (await responsible(deps, item, d, targets)) {
-      await deps.send(reconcileEvent(deps, config, item, d));
-      sent = true;
-    }
-    return sent;
-  } finally {
-    if (!sent) gate?.unclaim(d);
+    await deps.send(reconcileEvent(deps, config, item, d));
+    return true;
+  } catch (err) {
+    // a failed unclaim leaves the key to expire: the send's own error is the one to report
+    await gate?.unclaim(d).catch(() => undefined);
+    throw err;
   }
 }
 
@@ -236,11 +250,12 @@ async function decideAndSend(
   config: CheckConfig,
   item: Item | undefined,
   targets: TargetCache,
+  deployers: readonly DeployerEntry[] = config.deployers,
   gate?: SendGate,
 ): Promise<string[]> {
   if (!item) return [];
   const sent: string[] = [];
-  for (const deployer of config.deployers) {
+  for (const deployer of deployers) {
     if (await sendIfResponsible(deps, config, item, deployer, targets, gate)) sent.push(deployer.name);
   }
   return sent;

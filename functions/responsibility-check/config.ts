@@ -11,6 +11,8 @@
  *   - name: mock                                  # the `deployertype` of the reconcile event
  *     type: landscaper.gardener.cloud/mock        # spec.type it deploys
  *     targetSelectors: []                         # none: every Target
+ *     finishedJobs: continuousReconcile           # finished jobs sent only for a continuous
+ *                                                 # reconcile (default); always: every event
  *   - name: manifest
  *     type: landscaper.gardener.cloud/kubernetes-manifest
  *     targetSelectors:
@@ -18,6 +20,7 @@
  * sink: http://...      # usually from K_SINK
  * sinkToken: ...        # optional bearer token for the sink, usually from K_SINK_TOKEN
  * emitTimeout: 5s
+ * redisUrl: redis://... # usually from REDIS_URL: the open jobs sent, remembered for every instance
  * ```
  */
 import * as z from '../../shared/config/zod.js';
@@ -50,11 +53,27 @@ const deployer = z.strictObject({
   name: z.string().regex(/^[a-z0-9]+$/, 'must be lowercase letters and digits (an event attribute value)'),
   type: z.string().min(1),
   targetSelectors: z.array(selector).default([]),
+  /**
+   * Events of an item whose job is finished: `continuousReconcile` sends them only when the item
+   * wants a continuous reconcile (the product's deployers' one ShouldReconcile hook); `always`
+   * sends every one (a deployer with ShouldReconcile hooks of its own).
+   */
+  finishedJobs: z.enum(['continuousReconcile', 'always']).default('continuousReconcile'),
 });
 
 const DEFAULT_DEPLOYERS = [
-  { name: 'mock', type: 'landscaper.gardener.cloud/mock', targetSelectors: [] },
-  { name: 'manifest', type: 'landscaper.gardener.cloud/kubernetes-manifest', targetSelectors: [] },
+  {
+    name: 'mock',
+    type: 'landscaper.gardener.cloud/mock',
+    targetSelectors: [],
+    finishedJobs: 'continuousReconcile' as const,
+  },
+  {
+    name: 'manifest',
+    type: 'landscaper.gardener.cloud/kubernetes-manifest',
+    targetSelectors: [],
+    finishedJobs: 'continuousReconcile' as const,
+  },
 ];
 
 export const CheckConfigSchema = functionConfigSchema({
@@ -68,6 +87,14 @@ export const CheckConfigSchema = functionConfigSchema({
   /** Bearer token for the sink (K_SINK_TOKEN; the embedded landscape's ingress); never logged. */
   sinkToken: z.string().min(1).optional(),
   emitTimeout: duration.default(5000),
+  /**
+   * Redis (REDIS_URL), where the open jobs already sent are remembered for every instance of the
+   * check (./sent.ts); without it each instance remembers its own.
+   */
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   source: z.string().min(1).default(`/apis/landscape/functions/${FUNCTION_NAME}`),
 }).superRefine((config, ctx) => {
   config.deployers.forEach((d, i) => {
@@ -82,6 +109,7 @@ export type DeployerEntry = CheckConfig['deployers'][number];
 export const ENV_OVERRIDES = withLogLevel({
   K_SINK: { key: 'sink' },
   K_SINK_TOKEN: { key: 'sinkToken' },
+  REDIS_URL: { key: 'redisUrl' },
   /** The name of the switch while the job hand-out was a function of its own (until stop 33). */
   DEPLOYITEM_TRIGGER_ENABLED: { key: 'handOutJobs', kind: 'boolean' },
   /** Set after the old name, so it wins when both are. */

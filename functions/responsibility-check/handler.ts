@@ -13,8 +13,9 @@
  *
  * Resync: with the job hand-out a full, paged list (the job decision needs the status), each item
  * decided and checked from the listed object; without it a metadata-only list, checked from the
- * listed annotations. Config: CONFIG_FILE (YAML) with LOG_LEVEL, K_SINK, K_SINK_TOKEN and
- * HAND_OUT_JOBS overrides (./config.ts).
+ * listed annotations. Config: CONFIG_FILE (YAML) with LOG_LEVEL, K_SINK, K_SINK_TOKEN, REDIS_URL
+ * (the open jobs sent, remembered for every instance: ./sent.ts) and HAND_OUT_JOBS overrides
+ * (./config.ts).
  */
 import { randomUUID } from 'node:crypto';
 import * as ff from '@google-cloud/functions-framework';
@@ -35,10 +36,12 @@ import {
 import { checkEvent, checkListedItem, resyncAll, type CheckDeps, type TargetCache } from './check.js';
 import { FUNCTION_NAME, loadConfig, type CheckConfig } from './config.js';
 import { triggerEvent, triggerListed, type TriggerDeps, type TriggerOutcome } from './jobs.js';
+import { localSentJobs, sharedSentJobs } from './sent.js';
+import { lazyRedis, type RedisHandle } from '../../shared/redis/index.js';
 
 export { FUNCTION_NAME } from './config.js';
 
-export type DispatchDeps = CheckDeps & TriggerDeps;
+export type DispatchDeps = CheckDeps & TriggerDeps & { redis?: RedisHandle };
 
 export function createCheckInstance(
   opts: InstanceOptions & { fetch?: FetchLike } = {},
@@ -46,21 +49,30 @@ export function createCheckInstance(
   return createKubeInstance(
     FUNCTION_NAME,
     loadConfig,
-    ({ config }) => ({
-      send: async (event): Promise<void> => {
-        await emitOrThrow(event, {
-          sink: config.sink,
-          timeoutMs: config.emitTimeout,
-          ...(config.sinkToken ? { token: config.sinkToken } : {}),
-          ...(opts.fetch ? { fetch: opts.fetch } : {}),
-        });
-      },
-      newId: randomUUID,
-      sentJobs: new BoundedSet(),
-      contexts: new Set<string>(),
-      superseded: new BoundedSet(),
-    }),
+    ({ config, log }) => {
+      const redis = config.redisUrl
+        ? lazyRedis({ url: config.redisUrl, connectionName: FUNCTION_NAME })
+        : undefined;
+      return {
+        send: async (event): Promise<void> => {
+          await emitOrThrow(event, {
+            sink: config.sink,
+            timeoutMs: config.emitTimeout,
+            ...(config.sinkToken ? { token: config.sinkToken } : {}),
+            ...(opts.fetch ? { fetch: opts.fetch } : {}),
+          });
+        },
+        newId: randomUUID,
+        sentJobs: redis ? sharedSentJobs(redis, FUNCTION_NAME, log) : localSentJobs(),
+        contexts: new Set<string>(),
+        superseded: new BoundedSet(),
+        ...(redis ? { redis } : {}),
+      };
+    },
     opts,
+    async (deps) => {
+      await deps.redis?.close();
+    },
   );
 }
 

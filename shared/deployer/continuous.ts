@@ -113,6 +113,15 @@ function eligible(item: DeployItem | undefined): item is DeployItem {
   return isJobFinished(item) && item.status?.phase === 'Succeeded';
 }
 
+/**
+ * True when the continuous-reconcile hook has something to decide for `item` (Succeeded, its job
+ * finished, not deleting, switched on, a valid spec): the one reason the product's deployers have
+ * to look at an item whose job is finished (the responsibility check sends such items only then).
+ */
+export function continuousReconcileWanted(item: DeployItem): boolean {
+  return eligible(item) && continuousReconcileSpecOf(item) !== undefined;
+}
+
 /** The continuous-reconcile decision for one item (the hook's body). */
 export function decideContinuousReconcile(
   item: DeployItem | undefined,

@@ -70,16 +70,21 @@ describe('deployerWorkShown: what a carried object shows a deployer', () => {
     [
       'no job, an operation annotation',
       item(undefined, { 'landscaper.gardener.cloud/operation': 'reconcile' }),
-      'other',
+      'operation',
     ],
     ['an open job', item({ jobID: 'j1' }), 'open-job'],
     ['an open job after a finished one', item({ jobID: 'j2', jobIDFinished: 'j1' }), 'open-job'],
     [
       'an open job with an operation annotation',
       item({ jobID: 'j1' }, { 'landscaper.gardener.cloud/operation': 'interrupt' }),
-      'other',
+      'operation',
     ],
-    ['a finished job (continuous reconcile may be due)', item({ jobID: 'j1', jobIDFinished: 'j1' }), 'other'],
+    ['a finished job (continuous reconcile may be due)', item({ jobID: 'j1', jobIDFinished: 'j1' }), 'finished-job'],
+    [
+      'a finished job with an operation annotation',
+      item({ jobID: 'j1', jobIDFinished: 'j1' }, { 'landscaper.gardener.cloud/operation': 'reconcile' }),
+      'operation',
+    ],
   ])('%s', (_what, it, shown) => {
     expect(deployerWorkShown(it)).toBe(shown);
   });

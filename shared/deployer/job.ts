@@ -37,13 +37,14 @@ export function mustWork(item: DeployItem): boolean {
 /**
  * What an item (as an event carried it) shows a deployer: `none` — no job and no operation
  * annotation, so no deployer would do anything with it (its step would end "nothing to do");
- * `open-job` — a job to work on (and no operation annotation); `other` — a finished job (a
- * ShouldReconcile hook may start a new one) or an operation annotation.
+ * `open-job` — a job to work on (and no operation annotation); `finished-job` — its job is done (only
+ * a ShouldReconcile hook, such as continuous reconcile, may start a new one); `operation` — an
+ * operation annotation (reconcile, interrupt, ...) whatever the job.
  */
-export function deployerWorkShown(item: DeployItem): 'none' | 'open-job' | 'other' {
-  if (item.metadata?.annotations?.[LandscaperAnnotations.operation]) return 'other';
+export function deployerWorkShown(item: DeployItem): 'none' | 'open-job' | 'finished-job' | 'operation' {
+  if (item.metadata?.annotations?.[LandscaperAnnotations.operation]) return 'operation';
   if (mustWork(item)) return 'open-job';
-  return item.status?.jobID ? 'other' : 'none';
+  return item.status?.jobID ? 'finished-job' : 'none';
 }
 
 /** True when the item has no job or its job is finished: a new one may be handed out. */

@@ -221,15 +221,22 @@ export function kubeFunctionDeps(name: string, env: Env, log: Logger): KubeFunct
 export function createKubeInstance<C, D extends KubeFunctionDeps>(
   name: string,
   loadConfig: FunctionDefinition<C, D>['loadConfig'],
-  more: (args: { config: C; env: Env }) => Omit<D, keyof KubeFunctionDeps> & Partial<KubeFunctionDeps>,
+  more: (args: {
+    config: C;
+    env: Env;
+    log: Logger;
+  }) => Omit<D, keyof KubeFunctionDeps> & Partial<KubeFunctionDeps>,
   opts: InstanceOptions = {},
+  /** Releases what `more` opened (a Redis client) when the instance closes. */
+  close?: FunctionDefinition<C, D>['close'],
 ): FunctionInstance<C, D> {
   return createInstance<C, D>(
     {
       name,
       loadConfig,
       setup: ({ config, env, log }) =>
-        ({ ...kubeFunctionDeps(name, env, log), ...more({ config, env }) }) as D,
+        ({ ...kubeFunctionDeps(name, env, log), ...more({ config, env, log }) }) as D,
+      ...(close ? { close } : {}),
     },
     opts,
   );

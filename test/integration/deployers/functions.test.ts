@@ -22,6 +22,7 @@ import { loadConfig } from '../../../functions/responsibility-check/config.js';
 import { BoundedSet } from '../../../shared/deployer/items.js';
 import type { Event } from '../../../shared/events/index.js';
 import { triggerListed } from '../../../functions/responsibility-check/jobs.js';
+import { localSentJobs } from '../../../functions/responsibility-check/sent.js';
 import { crdFiles } from '../../../shared/api/crds.js';
 
 const NS = 'resp';
@@ -277,7 +278,7 @@ it("a resync: one item's failing job write stops no other item's job or check; t
     newId: () => `job-${events.length}-${Math.random()}`,
     now: () => new Date(),
     log,
-    sentJobs: new BoundedSet(),
+    sentJobs: localSentJobs(),
     contexts: new Set<string>(),
     superseded: new BoundedSet(),
   };

@@ -134,7 +134,7 @@ it('the job hand-out: a stale object on another replica is a Conflict, then a re
   expect((await get('two')).status?.jobID).toBe(job);
 });
 
-it('the responsibility check: no read; nothing for no job, an open job once with the object (again after a spec edit), a finished one again', async () => {
+it('the responsibility check: no read; nothing for no job, an open job once with the object (again after a spec edit), nothing for a finished one', async () => {
   const created = await mock('three');
   expect(await requests(() => check(event(created)))).toEqual({});
   expect(sent).toEqual([]);
@@ -171,8 +171,62 @@ it('the responsibility check: no read; nothing for no job, an open job once with
       status: { jobIDFinished: open.status?.jobID, phase: 'Succeeded' },
     },
   );
+  // a finished job: no ShouldReconcile hook of the mock deployer has anything to decide
+  expect(await requests(() => check(event(finished)))).toEqual({});
+  expect(sent).toEqual([]);
+});
+
+it('the responsibility check: a finished job goes to a deployer only for a continuous reconcile, or when configured `finishedJobs: always`', async () => {
+  const created = await client.create<DeployItem>(GVK.DeployItem, {
+    apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+    kind: 'DeployItem',
+    metadata: { name: 'continuous', namespace: NS },
+    spec: { type: 'landscaper.gardener.cloud/mock', config: { continuousReconcile: { every: '1h' } } },
+  });
+  await trigger(event(created));
+  await trigger(event(await get('continuous')));
+  const open = await get('continuous');
+  const finished = await client.patchStatus<DeployItem>(
+    GVK.DeployItem,
+    { namespace: NS, name: 'continuous' },
+    { status: { jobIDFinished: open.status?.jobID, phase: 'Succeeded' } },
+  );
+  sent = [];
   await check(event(finished));
-  expect(sent.map((e) => e.deployertype)).toEqual(['mock']);
+  expect(sent.map((e) => [e.deployertype, e.name])).toEqual([['mock', 'continuous']]);
+  sent = [];
+  // switched off by its annotation: nothing to decide
+  const off = await client.mergePatch<DeployItem>(
+    GVK.DeployItem,
+    { namespace: NS, name: 'continuous' },
+    {
+      metadata: {
+        annotations: { 'continuousreconcile.extensions.landscaper.gardener.cloud/active': 'false' },
+      },
+    },
+  );
+  await check(event(off));
+  expect(sent).toEqual([]);
+  // a deployer with ShouldReconcile hooks of its own gets every finished job
+  const file = join(dir, 'always.yaml');
+  await writeFile(
+    file,
+    'deployers:\n  - {name: mock, type: landscaper.gardener.cloud/mock, finishedJobs: always}\n',
+  );
+  const always = checkHandler(
+    createCheckInstance({
+      env: () => ({
+        KUBECONFIG: join(dir, 'kubeconfig'),
+        K_SINK: 'http://sink.invalid/',
+        HAND_OUT_JOBS: 'false',
+        CONFIG_FILE: file,
+      }),
+      fetch: fetchRecorder,
+      log,
+    }),
+  );
+  await always(event(off));
+  expect(sent.map((e) => [e.deployertype, e.name])).toEqual([['mock', 'continuous']]);
 });
 
 it("one function: the job first (an event that got a write sends nothing), the open job from the written version's event, once", async () => {

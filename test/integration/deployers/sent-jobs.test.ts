@@ -1,0 +1,76 @@
+/**
+ * The responsibility check's memory of the open jobs it sent (functions/responsibility-check/sent.ts)
+ * against a real redis-server: shared by the instances (the event of a deployer's finalizer write
+ * lands on any of them), local first, granted when Redis is down (a job sent twice is what a
+ * deployer copes with; a job never sent is not).
+ */
+import { Writable } from 'node:stream';
+import { lazyRedis, type RedisHandle } from '../../../shared/redis/index.js';
+import { createLogger } from '../../../shared/log/index.js';
+import { sharedSentJobs, SENT_JOB_TTL_S } from '../../../functions/responsibility-check/sent.js';
+import { freePort, startRedis, type TestRedis } from '../../support/redis.js';
+
+let server: TestRedis;
+const handles: RedisHandle[] = [];
+const lines: string[] = [];
+const log = createLogger({
+  name: 'test',
+  level: 'warn',
+  destination: new Writable({
+    write(chunk: Buffer, _enc, done): void {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  }),
+});
+
+function handle(): RedisHandle {
+  const h = lazyRedis({ url: server.url, connectTimeoutMs: 500 });
+  handles.push(h);
+  return h;
+}
+
+beforeAll(async () => {
+  server = await startRedis();
+});
+
+afterAll(async () => {
+  await Promise.all(handles.map((h) => h.close()));
+  await server?.stop();
+});
+
+it('one claim among instances; unclaimed, another instance may claim; the key expires', async () => {
+  const a = sharedSentJobs(handle(), 'responsibility-check', log);
+  const b = sharedSentJobs(handle(), 'responsibility-check', log);
+  expect(await a.claim('uid-1/job-1/1/mock')).toBe(true);
+  expect(await b.claim('uid-1/job-1/1/mock')).toBe(false);
+  expect(await a.claim('uid-1/job-1/1/mock')).toBe(false);
+  // another job, deployer or spec generation is another key
+  expect(await b.claim('uid-1/job-1/2/mock')).toBe(true);
+  await a.unclaim('uid-1/job-1/1/mock');
+  const c = sharedSentJobs(handle(), 'responsibility-check', log);
+  expect(await c.claim('uid-1/job-1/1/mock')).toBe(true);
+  const redis = await handle().get();
+  const keys = await redis.keys('*responsibility-check-sent*');
+  expect(keys.length).toBe(2);
+  const ttl = await redis.ttl(keys[0]);
+  expect(ttl).toBeGreaterThan(0);
+  expect(ttl).toBeLessThanOrEqual(SENT_JOB_TTL_S);
+});
+
+it('Redis down: anything new is granted, what this instance claimed stays claimed, and the log says so once', async () => {
+  const nowhere = lazyRedis({
+    url: `redis://127.0.0.1:${await freePort()}`,
+    connectTimeoutMs: 500,
+    maxReconnects: 0,
+  });
+  handles.push(nowhere);
+  const a = sharedSentJobs(nowhere, 'responsibility-check', log);
+  expect(await a.claim('uid-2/job-1/1/mock')).toBe(true);
+  expect(await a.claim('uid-2/job-1/1/mock')).toBe(false);
+  expect(await a.claim('uid-3/job-1/1/mock')).toBe(true);
+  await a.unclaim('uid-3/job-1/1/mock');
+  expect(await a.claim('uid-3/job-1/1/mock')).toBe(true);
+  const warned = lines.filter((l) => l.includes('open jobs are remembered by this instance only'));
+  expect(warned).toHaveLength(1);
+});
