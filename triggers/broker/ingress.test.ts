@@ -342,6 +342,59 @@ describe('broker ingress', () => {
     expect(await runDlqCli(['bogus'], io)).toBe(2);
     expect(err.at(-1)).toMatch(/unknown command "bogus"/);
   });
+
+  it('answers senders in this process as over HTTP (status, headers, body), without a request; other origins go to the fallback', async () => {
+    const elsewhere: string[] = [];
+    const local = ingress.deliveries((url) => {
+      elsewhere.push(url);
+      return Promise.resolve({
+        status: 299,
+        headers: { forEach: () => undefined },
+        text: () => Promise.resolve(''),
+      });
+    });
+    const cases: Array<[string, string, Record<string, string>, string]> = [
+      ['POST', '/', { ...BASE, 'ce-id': 'p1', ...AUTH }, ''],
+      ['POST', '/default/default', { ...BASE, 'ce-id': 'p2', ...AUTH }, ''],
+      ['POST', '/', { ...BASE, 'ce-id': 'p3' }, ''],
+      ['POST', '/', { ...BASE, 'ce-id': undefined as unknown as string, ...AUTH }, ''],
+      ['POST', '/default/nope', { ...BASE, ...AUTH }, ''],
+      ['GET', '/', AUTH, ''],
+      ['GET', '/healthz', {}, ''],
+    ];
+    const shown = (
+      a: { status: number; headers: { forEach(cb: (v: string, k: string) => void): void } },
+      text: string,
+    ): unknown => {
+      const headers: Record<string, string> = {};
+      a.headers.forEach((v, k) => {
+        if (['content-type', 'www-authenticate', 'allow'].includes(k.toLowerCase()))
+          headers[k.toLowerCase()] = v;
+      });
+      return { status: a.status, headers, text };
+    };
+    const before = sub.seen.length;
+    for (const [method, path, raw, body] of cases) {
+      const headers = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+      const init = { method, headers, ...(method === 'POST' ? { body } : {}) };
+      const overHttp = await fetch(`${ingress.url}${path}`, init);
+      const inProcess = await local(`${ingress.url}${path}`, init);
+      expect(shown(inProcess, await inProcess.text())).toEqual(shown(overHttp, await overHttp.text()));
+    }
+    await broker.idle();
+    // p1 and p2 each delivered twice (once per way in), nothing else
+    expect(sub.seen.slice(before).map((h) => h['ce-id'])).toEqual(['p1', 'p1', 'p2', 'p2']);
+    expect(elsewhere).toEqual([]);
+    const other = await local('http://127.0.0.1:1/x', { method: 'POST', body: '' });
+    expect(other.status).toBe(299);
+    expect(elsewhere).toEqual(['http://127.0.0.1:1/x']);
+    const aborted = AbortSignal.abort();
+    await expect(
+      local(`${ingress.url}/`, { method: 'POST', headers: AUTH, body: '', signal: aborted }),
+    ).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
 });
 
 describe('listenIngress', () => {

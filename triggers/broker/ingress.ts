@@ -17,7 +17,12 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import { decodeHttpEvent, MalformedEventError, plainHeaders } from '../../shared/events/index.js';
+import {
+  decodeHttpEvent,
+  MalformedEventError,
+  plainHeaders,
+  type FetchLike,
+} from '../../shared/events/index.js';
 import type { Broker } from './broker.js';
 import type { BrokerFaults } from './faults.js';
 import type { BrokerMetrics } from './metrics.js';
@@ -53,13 +58,87 @@ const UNAUTHORIZED =
   'unauthorized: the broker ingress requires "Authorization: Bearer <token>" ' +
   '(the ingressToken of <stateDir>/broker.json; functions get it as K_SINK_TOKEN)';
 
-function unauthorized(req: IncomingMessage, res: ServerResponse): void {
-  req.resume();
-  res.setHeader('www-authenticate', 'Bearer realm="broker-ingress"');
-  reply(res, 401, UNAUTHORIZED);
+class TooLarge extends Error {}
+
+/** One request to the ingress, whatever carried it (node:http, or a sender in this process). */
+interface IngressRequest {
+  method: string;
+  path: string;
+  /** Lowercase names. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The body; rejects with TooLarge above `max` bytes. */
+  body(max: number): Promise<Buffer>;
+  /** The body is not wanted (answered before it was read). */
+  discard(): void;
 }
 
-class TooLarge extends Error {}
+/** What the ingress answers: a status, headers, and a text body (none when empty). */
+interface IngressAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+function answer(status: number, text = '', headers: Record<string, string> = {}): IngressAnswer {
+  return {
+    status,
+    headers: text ? { 'content-type': 'text/plain; charset=utf-8', ...headers } : headers,
+    text: text ? `${text}\n` : '',
+  };
+}
+
+function findBroker(brokers: readonly Broker[], path: string): Broker | undefined {
+  if (path === '/' || path === '') return brokers[0];
+  const parts = path.split('/').filter((p) => p !== '');
+  if (parts.length !== 2) return undefined;
+  return brokers.find((b) => b.namespace === parts[0] && b.name === parts[1]);
+}
+
+async function accept(options: IngressOptions, broker: Broker, req: IngressRequest): Promise<IngressAnswer> {
+  if (options.faults?.refusesIngress()) {
+    req.discard();
+    return answer(503, 'the broker ingress is refusing events (test fault: refuseIngress)');
+  }
+  let body: Buffer;
+  try {
+    body = await req.body(options.maxBodyBytes ?? 10 * 1024 * 1024);
+  } catch (err) {
+    return err instanceof TooLarge ? answer(413, 'event too large') : answer(400, 'unreadable body');
+  }
+  try {
+    // the body passes through as it came (Knative's broker: shared/events `rawData`)
+    const event = decodeHttpEvent({ headers: req.headers, body }, { rawData: true });
+    broker.publish(event);
+    return answer(202);
+  } catch (err) {
+    if (!(err instanceof MalformedEventError)) throw err;
+    options.metrics?.rejected.inc({ broker: broker.key });
+    return answer(400, err.message);
+  }
+}
+
+/** Whether the request may go on: always without a token, else only with the bearer token. */
+function authorized(options: IngressOptions, req: IngressRequest): boolean {
+  const value = req.headers.authorization;
+  return !options.token || hasBearerToken(Array.isArray(value) ? value.join(', ') : value, options.token);
+}
+
+/** The ingress's answer to one request (metrics, health, an event for a broker). */
+async function handle(options: IngressOptions, req: IngressRequest): Promise<IngressAnswer> {
+  if (req.method === 'GET' && req.path === '/healthz') return answer(200, 'ok');
+  if (!authorized(options, req)) {
+    req.discard();
+    return answer(401, UNAUTHORIZED, { 'www-authenticate': 'Bearer realm="broker-ingress"' });
+  }
+  if (req.method === 'GET' && req.path === '/metrics' && options.registry) {
+    const text = await options.registry.metrics();
+    return { status: 200, headers: { 'content-type': options.registry.contentType }, text };
+  }
+  const broker = findBroker(options.brokers, req.path);
+  if (broker === undefined) return answer(404, `no broker at ${req.path}`);
+  if (req.method !== 'POST') return answer(405, 'only POST is accepted', { allow: 'POST' });
+  return accept(options, broker, req);
+}
 
 function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -75,81 +154,74 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
   });
 }
 
-function reply(res: ServerResponse, status: number, text = ''): void {
-  res.writeHead(status, text ? { 'content-type': 'text/plain; charset=utf-8' } : {});
-  res.end(text ? `${text}\n` : undefined);
-}
-
-function findBroker(brokers: readonly Broker[], path: string): Broker | undefined {
-  if (path === '/' || path === '') return brokers[0];
-  const parts = path.split('/').filter((p) => p !== '');
-  if (parts.length !== 2) return undefined;
-  return brokers.find((b) => b.namespace === parts[0] && b.name === parts[1]);
-}
-
-async function accept(
-  options: IngressOptions,
-  broker: Broker,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  if (options.faults?.refusesIngress()) {
-    req.resume();
-    return reply(res, 503, 'the broker ingress is refusing events (test fault: refuseIngress)');
-  }
-  let body: Buffer;
-  try {
-    body = await readBody(req, options.maxBodyBytes ?? 10 * 1024 * 1024);
-  } catch (err) {
-    return reply(
-      res,
-      err instanceof TooLarge ? 413 : 400,
-      err instanceof TooLarge ? 'event too large' : 'unreadable body',
-    );
-  }
-  try {
-    // the body passes through as it came (Knative's broker: shared/events `rawData`)
-    const event = decodeHttpEvent({ headers: req.headers, body }, { rawData: true });
-    broker.publish(event);
-    return reply(res, 202);
-  } catch (err) {
-    if (!(err instanceof MalformedEventError)) throw err;
-    options.metrics?.rejected.inc({ broker: broker.key });
-    return reply(res, 400, err.message);
-  }
-}
-
-async function serveMetrics(registry: Registry, res: ServerResponse): Promise<void> {
-  const text = await registry.metrics();
-  res.writeHead(200, { 'content-type': registry.contentType }).end(text);
-}
-
-/** Whether the request may go on: always without a token, else only with the bearer token. */
-function authorized(options: IngressOptions, req: IncomingMessage): boolean {
-  return !options.token || hasBearerToken(req.headers.authorization, options.token);
+function write(res: ServerResponse, a: IngressAnswer): void {
+  res.writeHead(a.status, a.headers);
+  res.end(a.text || undefined);
 }
 
 /** The request handler, for `http.createServer` or tests. */
 export function ingressHandler(options: IngressOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? '/', 'http://ingress').pathname;
-    if (req.method === 'GET' && path === '/healthz') return reply(res, 200, 'ok');
-    if (!authorized(options, req)) return unauthorized(req, res);
-    if (req.method === 'GET' && path === '/metrics' && options.registry)
-      return serveMetrics(options.registry, res);
-    const broker = findBroker(options.brokers, path);
-    if (broker === undefined) return reply(res, 404, `no broker at ${path}`);
-    if (req.method !== 'POST') {
-      res.setHeader('allow', 'POST');
-      return reply(res, 405, 'only POST is accepted');
-    }
-    return accept(options, broker, req, res);
-  };
   return (req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) reply(res, 500, String(err));
-      else res.destroy();
+    const request: IngressRequest = {
+      method: req.method ?? 'GET',
+      path: new URL(req.url ?? '/', 'http://ingress').pathname,
+      headers: req.headers,
+      body: (max) => readBody(req, max),
+      discard: () => req.resume(),
+    };
+    handle(options, request).then(
+      (a) => write(res, a),
+      (err: unknown) => {
+        if (!res.headersSent) write(res, answer(500, String(err)));
+        else res.destroy();
+      },
+    );
+  };
+}
+
+function bodyBytes(body: RequestInit['body']): Buffer {
+  if (body === undefined || body === null) return Buffer.alloc(0);
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  throw new TypeError('the ingress takes string or byte bodies only');
+}
+
+function abortError(signal: AbortSignal): Error {
+  const err = new Error('The operation was aborted', { cause: signal.reason });
+  err.name = 'AbortError';
+  return err;
+}
+
+/**
+ * A fetch for senders in this process (the sources, the brokers' Broker subscribers): requests for
+ * `url`'s origin are answered by `handle` without a loopback HTTP request (same answers: 202, 400,
+ * 401, 404, 405, 413, 503), anything else goes to `fallback`. An already aborted signal rejects as
+ * Node's HTTP client does; an accepted event is queued at once, so nothing is left to abort later.
+ */
+function inProcessFetch(options: IngressOptions, url: string, fallback: FetchLike): FetchLike {
+  return async (target, init) => {
+    if (!sameOrigin(target, url)) return fallback(target, init);
+    if (init.signal?.aborted) throw abortError(init.signal);
+    const headers = plainHeaders(init.headers);
+    const a = await handle(options, {
+      method: (init.method ?? 'GET').toUpperCase(),
+      path: new URL(target).pathname,
+      headers,
+      body: (max) => {
+        const bytes = bodyBytes(init.body);
+        return bytes.length > max ? Promise.reject(new TooLarge()) : Promise.resolve(bytes);
+      },
+      discard: () => undefined,
     });
+    return {
+      status: a.status,
+      headers: {
+        forEach: (callback): void => {
+          for (const [k, v] of Object.entries(a.headers)) callback(v, k);
+        },
+      },
+      text: () => Promise.resolve(a.text),
+    };
   };
 }
 
@@ -158,6 +230,11 @@ export interface RunningIngress {
   /** The bearer token it requires (undefined: none). */
   token?: string;
   server: Server;
+  /**
+   * A fetch whose requests for this ingress are answered in this process, without a loopback
+   * HTTP request (the embedded landscape's sources and brokers); anything else goes to `fallback`.
+   */
+  deliveries(fallback: FetchLike): FetchLike;
   close(): Promise<void>;
 }
 
@@ -180,7 +257,7 @@ export async function listenIngress(
 ): Promise<IngressListener> {
   let handler = (req: IncomingMessage, res: ServerResponse): void => {
     req.resume();
-    reply(res, 503, 'the broker ingress is starting');
+    write(res, answer(503, 'the broker ingress is starting'));
   };
   const server = createServer((req, res) => handler(req, res));
   const host = options.host ?? '127.0.0.1';
@@ -202,7 +279,13 @@ export async function listenIngress(
     close,
     serve: (serving) => {
       handler = ingressHandler(serving);
-      return { url, ...(serving.token ? { token: serving.token } : {}), server, close };
+      return {
+        url,
+        ...(serving.token ? { token: serving.token } : {}),
+        server,
+        deliveries: (fallback) => inProcessFetch(serving, url, fallback),
+        close,
+      };
     },
   };
 }

@@ -13,6 +13,11 @@
  * With an ingress token, every POST to the ingress must carry it, and the brokers (for Broker
  * subscribers), the PingSources and the ApiServerSources send it; without one the ingress is open
  * (Cloud Run's own authentication in front). A function token goes to function URLs only.
+ *
+ * The PingSources, the ApiServerSources and the brokers (for Broker subscribers) run in this
+ * process with the ingress: their events for it are answered here (`RunningIngress.deliveries`:
+ * the same checks and answers as over HTTP, token included) without a loopback HTTP request. On
+ * Knative the adapters and the ingress are different pods; the functions post over HTTP as there.
  */
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -148,8 +153,12 @@ async function assemble(
   const registry = s.registry ?? new Registry();
   const metrics = brokerMetrics(registry);
   const base: FetchLike = s.fetch ?? httpFetch;
+  // the sources' and brokers' events for the ingress are answered in this process (the ingress
+  // is served below, after the brokers it routes to exist); anything else goes to `base`
+  let toIngress: FetchLike = base;
+  const viaIngress: FetchLike = (url, init) => toIngress(url, init);
   // whoever posts to the ingress (sources; brokers for Broker subscribers) sends its token
-  const ingressFetch = withIngressAuth(base, token, ingressUrl);
+  const ingressFetch = withIngressAuth(viaIngress, token, ingressUrl);
   const brokers = createBrokers({
     ...s.manifests,
     resolve,
@@ -166,6 +175,7 @@ async function assemble(
     token,
     ...(s.faults ? { faults: s.faults } : {}),
   });
+  toIngress = ingress.deliveries(base);
   stoppers[0] = () => stopBrokers(ingress, brokers);
   if (s.stateDir !== undefined)
     await writeBrokerState(join(s.stateDir, 'broker.json'), {
