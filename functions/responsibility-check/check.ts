@@ -158,16 +158,24 @@ export async function checkEvent(
   config: CheckConfig,
   ref: { namespace: string; name: string },
   object: DeployItem | undefined,
+  /** The event's id (./sent.ts: a redelivery of the event that sent a job may send it again). */
+  eventId = '',
 ): Promise<string[]> {
   if (!object) return checkItem(deps, config, ref);
   const shown = deployerWorkShown(object);
   if (shown === 'none') return [];
-  const meta = object.metadata ?? {};
-  const keys = responsibilityKeysFromMetadata(meta) ?? responsibilityKeysFromSpec(object);
-  const item: Item = { ...ref, uid: meta.uid ?? '', keys, object };
+  const item = carriedItem(ref, object);
   const deployers = shown === 'finished-job' ? finishedJobDeployers(config, object) : config.deployers;
   if (shown !== 'open-job' || !deps.sentJobs) return decideAndSend(deps, config, item, new Map(), deployers);
-  return decideAndSend(deps, config, item, new Map(), deployers, jobMemo(deps.sentJobs, item, object));
+  const by = eventId || deps.newId();
+  return decideAndSend(deps, config, item, new Map(), deployers, jobMemo(deps.sentJobs, item, object, by));
+}
+
+/** The item as an event carried it: its keys from the annotations, else from the spec. */
+function carriedItem(ref: { namespace: string; name: string }, object: DeployItem): Item {
+  const meta = object.metadata ?? {};
+  const keys = responsibilityKeysFromMetadata(meta) ?? responsibilityKeysFromSpec(object);
+  return { ...ref, uid: meta.uid ?? '', keys, object };
 }
 
 /**
@@ -185,14 +193,14 @@ function finishedJobDeployers(config: CheckConfig, object: DeployItem): Deployer
  * forgotten again when the send fails), per spec generation and deletion: an edit of the spec, or a
  * deletion, during the job is sent again.
  */
-function jobMemo(sentJobs: SentJobs, item: Item, object: DeployItem): SendGate {
+function jobMemo(sentJobs: SentJobs, item: Item, object: DeployItem, by: string): SendGate {
   const meta = object.metadata;
   const version = `${meta?.generation ?? 0}${meta?.deletionTimestamp ? '-deleting' : ''}`;
   const jobKey = (d: DeployerEntry): string =>
     `${item.uid}/${object.status?.jobID ?? ''}/${version}/${d.name}`;
   return {
-    claim: (d) => sentJobs.claim(jobKey(d)),
-    unclaim: (d) => sentJobs.unclaim(jobKey(d)),
+    claim: (d) => sentJobs.claim(jobKey(d), by),
+    unclaim: (d) => sentJobs.unclaim(jobKey(d), by),
   };
 }
 

@@ -20,6 +20,7 @@
  * sink: http://...      # usually from K_SINK
  * sinkToken: ...        # optional bearer token for the sink, usually from K_SINK_TOKEN
  * emitTimeout: 5s
+ * reply: true           # the reconcile event as the answer where the broker takes replies
  * redisUrl: redis://... # usually from REDIS_URL: the open jobs sent, remembered for every instance
  * ```
  */
@@ -87,6 +88,13 @@ export const CheckConfigSchema = functionConfigSchema({
   /** Bearer token for the sink (K_SINK_TOKEN; the embedded landscape's ingress); never logged. */
   sinkToken: z.string().min(1).optional(),
   emitTimeout: duration.default(5000),
+  /**
+   * Where the broker takes replies (`Prefer: reply`: Knative's brokers, the embedded one), the
+   * reconcile event of an API-server event is the answer to its delivery instead of a POST to
+   * K_SINK (a second one is still POSTed). Off where K_SINK is not the broker whose Trigger
+   * delivers to the check (a reply goes to that broker).
+   */
+  reply: z.boolean().default(true),
   /**
    * Redis (REDIS_URL), where the open jobs already sent are remembered for every instance of the
    * check (./sent.ts); without it each instance remembers its own.

@@ -27,7 +27,7 @@ import {
   type ItemKey,
 } from '../../shared/deployer/items.js';
 import type { DeployItem } from '../../shared/api/landscaper.js';
-import { emitOrThrow, type FetchLike } from '../../shared/events/index.js';
+import { emitOrThrow, offerReply, type FetchLike } from '../../shared/events/index.js';
 import {
   createKubeInstance,
   type FunctionInstance,
@@ -55,6 +55,8 @@ export function createCheckInstance(
         : undefined;
       return {
         send: async (event): Promise<void> => {
+          // the answer to the broker's delivery carries it where the broker takes replies
+          if (config.reply && offerReply(event)) return;
           await emitOrThrow(event, {
             sink: config.sink,
             timeoutMs: config.emitTimeout,
@@ -87,6 +89,8 @@ export async function dispatchEvent(
   config: CheckConfig,
   ref: ItemKey,
   item: DeployItem | undefined,
+  /** The event's id: a redelivery of the event that sent an open job may send it again. */
+  eventId = '',
 ): Promise<string[]> {
   if (config.handOutJobs) {
     // a version this instance wrote over: the newer version's own event follows
@@ -94,7 +98,7 @@ export async function dispatchEvent(
     const outcome = await triggerEvent(deps, config, ref, item);
     if (outcome === 'gone' || wrote(outcome)) return [];
   }
-  return checkEvent(deps, config, ref, item);
+  return checkEvent(deps, config, ref, item, eventId);
 }
 
 /**
@@ -136,7 +140,7 @@ export function checkHandler(
 ): (ce: unknown) => Promise<void> {
   return deployItemEventHandler(
     instance,
-    (r, ref, item) => dispatchEvent(r.deps, r.config, ref, item),
+    (r, ref, item, id) => dispatchEvent(r.deps, r.config, ref, item, id),
     (r) => dispatchAll(r.deps, r.config),
   );
 }

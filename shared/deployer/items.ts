@@ -120,8 +120,11 @@ type ReadyOk<C, D> = Extract<Ready<C, D>, { ok: true }>;
 /** A CloudEvent handler for DeployItem events (returns nothing; a throw means retry). */
 export function deployItemEventHandler<C, D>(
   instance: FunctionInstance<C, D>,
-  /** One item; `item` is the object the event carries (Resource mode), else undefined. */
-  one: (r: ReadyOk<C, D>, ref: ItemKey, item: DeployItem | undefined) => Promise<unknown>,
+  /**
+   * One item; `item` is the object the event carries (Resource mode), else undefined; `id` the
+   * event's id (a redelivery has the same one; '' when it has none).
+   */
+  one: (r: ReadyOk<C, D>, ref: ItemKey, item: DeployItem | undefined, id: string) => Promise<unknown>,
   all: (r: ReadyOk<C, D>) => Promise<unknown>,
 ): (ce: unknown) => Promise<void> {
   return async (ce: unknown): Promise<void> => {
@@ -137,6 +140,7 @@ export function deployItemEventHandler<C, D>(
       r.log.warn('event names no DeployItem; ignored', { type });
       return;
     }
-    await one(r, ref, eventDeployItem(ce, ref));
+    const id = (ce as { id?: unknown } | null)?.id;
+    await one(r, ref, eventDeployItem(ce, ref), typeof id === 'string' ? id : '');
   };
 }

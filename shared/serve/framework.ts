@@ -27,6 +27,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { CloudEventFunction } from '@google-cloud/functions-framework';
 import { getFunction } from '@google-cloud/functions-framework/testing';
+import { takeReply, withReplySlot } from '../events/reply.js';
 import { getServer } from '../../node_modules/@google-cloud/functions-framework/build/src/server.js';
 import { parseOptions } from '../../node_modules/@google-cloud/functions-framework/build/src/options.js';
 import { loggingHandlerAddExecutionContext } from '../../node_modules/@google-cloud/functions-framework/build/src/logger.js';
@@ -75,7 +76,9 @@ function wrap(fn: CloudEventFunction, name: string, line: LogLine): CloudEventFu
   return async (ce) => {
     try {
       const result: unknown = await fn(ce);
-      return result;
+      // an event the function offered as its reply (shared/events/reply.ts) is the answer's body
+      const reply = takeReply();
+      return reply === undefined ? result : Buffer.from(reply);
     } catch (err) {
       throw loggedError(err, name, ce, line);
     }
@@ -152,7 +155,7 @@ export function frameworkServer(name: string, o: FrameworkServerOptions = {}): S
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const refused = notAPost(req.method, req.url);
-    if (!refused) return app(req, res);
+    if (!refused) return withReplySlot(req.headers.prefer, res, () => app(req, res));
     res.statusCode = refused.status;
     if (refused.allow) res.setHeader('allow', refused.allow);
     res.end();

@@ -39,17 +39,26 @@ afterAll(async () => {
   await server?.stop();
 });
 
-it('one claim among instances; unclaimed, another instance may claim; the key expires', async () => {
+it('one claim among instances; a redelivery of the claiming event may send again; unclaimed, another may claim; the key expires', async () => {
   const a = sharedSentJobs(handle(), 'responsibility-check', log);
   const b = sharedSentJobs(handle(), 'responsibility-check', log);
-  expect(await a.claim('uid-1/job-1/1/mock')).toBe(true);
-  expect(await b.claim('uid-1/job-1/1/mock')).toBe(false);
-  expect(await a.claim('uid-1/job-1/1/mock')).toBe(false);
+  expect(await a.claim('uid-1/job-1/1/mock', 'ev-1')).toBe(true);
+  // the deployer's finalizer event, on another instance and on this one
+  expect(await b.claim('uid-1/job-1/1/mock', 'ev-2')).toBe(false);
+  expect(await a.claim('uid-1/job-1/1/mock', 'ev-3')).toBe(false);
+  // ev-1 again (the broker retries it: its reply was not published), on any instance
+  expect(await b.claim('uid-1/job-1/1/mock', 'ev-1')).toBe(true);
+  expect(await a.claim('uid-1/job-1/1/mock', 'ev-1')).toBe(true);
   // another job, deployer or spec generation is another key
-  expect(await b.claim('uid-1/job-1/2/mock')).toBe(true);
-  await a.unclaim('uid-1/job-1/1/mock');
+  expect(await b.claim('uid-1/job-1/2/mock', 'ev-4')).toBe(true);
+  // only the holder's unclaim lets go (its send failed: the broker delivers ev-1 again)
+  await b.unclaim('uid-1/job-1/1/mock', 'ev-2');
   const c = sharedSentJobs(handle(), 'responsibility-check', log);
-  expect(await c.claim('uid-1/job-1/1/mock')).toBe(true);
+  expect(await c.claim('uid-1/job-1/1/mock', 'ev-5')).toBe(false);
+  await a.unclaim('uid-1/job-1/1/mock', 'ev-1');
+  const d = sharedSentJobs(handle(), 'responsibility-check', log);
+  expect(await d.claim('uid-1/job-1/1/mock', 'ev-6')).toBe(true);
+  expect(await a.claim('uid-1/job-1/1/mock', 'ev-1')).toBe(false);
   const redis = await handle().get();
   const keys = await redis.keys('*responsibility-check-sent*');
   expect(keys.length).toBe(2);
@@ -58,7 +67,7 @@ it('one claim among instances; unclaimed, another instance may claim; the key ex
   expect(ttl).toBeLessThanOrEqual(SENT_JOB_TTL_S);
 });
 
-it('Redis down: anything new is granted, what this instance claimed stays claimed, and the log says so once', async () => {
+it('Redis down: anything new is granted, what this instance claimed for another event stays claimed, and the log says so once', async () => {
   const nowhere = lazyRedis({
     url: `redis://127.0.0.1:${await freePort()}`,
     connectTimeoutMs: 500,
@@ -66,11 +75,11 @@ it('Redis down: anything new is granted, what this instance claimed stays claime
   });
   handles.push(nowhere);
   const a = sharedSentJobs(nowhere, 'responsibility-check', log);
-  expect(await a.claim('uid-2/job-1/1/mock')).toBe(true);
-  expect(await a.claim('uid-2/job-1/1/mock')).toBe(false);
-  expect(await a.claim('uid-3/job-1/1/mock')).toBe(true);
-  await a.unclaim('uid-3/job-1/1/mock');
-  expect(await a.claim('uid-3/job-1/1/mock')).toBe(true);
+  expect(await a.claim('uid-2/job-1/1/mock', 'ev-1')).toBe(true);
+  expect(await a.claim('uid-2/job-1/1/mock', 'ev-2')).toBe(false);
+  expect(await a.claim('uid-3/job-1/1/mock', 'ev-3')).toBe(true);
+  await a.unclaim('uid-3/job-1/1/mock', 'ev-3');
+  expect(await a.claim('uid-3/job-1/1/mock', 'ev-4')).toBe(true);
   const warned = lines.filter((l) => l.includes('open jobs are remembered by this instance only'));
   expect(warned).toHaveLength(1);
 });
