@@ -3,8 +3,9 @@
  * the object it carries, which the reconcile events carry on; Reference mode: read), and for every
  * DeployItem on a resync (the ping of the deployers' resync PingSource), first hands out the job
  * the item is due (`handOutJobs`, the Landscaper's side of the contract, ./jobs.ts), then decides
- * which configured deployers are responsible (./check.ts) and emits
- * `dev.landscape.deployitem.reconcile` for each to K_SINK.
+ * which configured deployers are responsible (./check.ts) and sends
+ * `dev.landscape.deployitem.reconcile` for each: the first as the answer to the delivery where the
+ * broker takes replies (`reply`, default on; shared/events/reply.ts), any other POSTed to K_SINK.
  *
  * One function for both, so that each DeployItem event is delivered once, not once to a job
  * trigger and once to the check (until stop 33 they were two functions, each subscribed to every

@@ -22,6 +22,11 @@
  *   so the one line the framework prints is that line; a request the framework's middleware
  *   refuses (a body that is not JSON, too large, ...) is answered by a last error handler with its
  *   status and a short text, and logged as a JSON line. No answer carries a stack.
+ *
+ * And one the framework has no way to give: a reply. Each request is handled inside a reply slot
+ * (shared/events/reply.ts); an event the function offers there (the request said `Prefer:
+ * reply`) is the answer: its binary-mode headers set, its body returned to the framework, which
+ * sends it with 200. Without an offer the answer is the framework's own (204).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
