@@ -90,9 +90,9 @@ export const CheckConfigSchema = functionConfigSchema({
   emitTimeout: duration.default(5000),
   /**
    * Where the broker takes replies (`Prefer: reply`: Knative's brokers, the embedded one), the
-   * reconcile event of an API-server event is the answer to its delivery instead of a POST to
-   * K_SINK (a second one is still POSTed). Off where K_SINK is not the broker whose Trigger
-   * delivers to the check (a reply goes to that broker).
+   * reconcile event of a DeployItem event is the answer to its delivery instead of a POST to
+   * K_SINK (a second one, and a resync's, are still POSTed). Off where K_SINK is not the broker
+   * whose Trigger delivers to the check (a reply goes to that broker).
    */
   reply: z.boolean().default(true),
   /**

@@ -28,7 +28,7 @@ import {
   type ItemKey,
 } from '../../shared/deployer/items.js';
 import type { DeployItem } from '../../shared/api/landscaper.js';
-import { emitOrThrow, offerReply, type FetchLike } from '../../shared/events/index.js';
+import { emitOrThrow, offerReply, withoutReplies, type FetchLike } from '../../shared/events/index.js';
 import {
   createKubeInstance,
   type FunctionInstance,
@@ -142,7 +142,8 @@ export function checkHandler(
   return deployItemEventHandler(
     instance,
     (r, ref, item, id) => dispatchEvent(r.deps, r.config, ref, item, id),
-    (r) => dispatchAll(r.deps, r.config),
+    // a resync pass sends its events itself: the ping's answer carries none
+    (r) => withoutReplies(() => dispatchAll(r.deps, r.config)),
   );
 }
 

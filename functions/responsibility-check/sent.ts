@@ -90,15 +90,13 @@ export function sharedSentJobs(
   const keys = keyspace(`${functionName}-sent`);
   const local = localSentJobs(max);
   let saidDown = false;
-  const unavailable = (err: unknown): boolean => {
-    if (!(err instanceof RedisUnavailableError)) return false;
-    if (!saidDown) {
-      saidDown = true;
-      log.warn('Redis is unavailable: open jobs are remembered by this instance only', {
-        error: err.message,
-      });
-    }
-    return true;
+  // any Redis failure (unreachable, OOM, READONLY after a failover, ...): remembered here only
+  const failed = (err: unknown): void => {
+    if (saidDown) return;
+    saidDown = true;
+    const error = err instanceof Error ? err.message : String(err);
+    const what = err instanceof RedisUnavailableError ? 'unavailable' : 'failing';
+    log.warn(`Redis is ${what}: open jobs are remembered by this instance only`, { error });
   };
   const run = async (script: string, key: string, args: Array<string | number>): Promise<unknown> => {
     const client = await redis.get();
@@ -114,9 +112,8 @@ export function sharedSentJobs(
         if (holder !== by) local.hold(key, holder);
         return holder === by;
       } catch (err) {
-        if (unavailable(err)) return true;
-        await local.unclaim(key, by);
-        throw err;
+        failed(err);
+        return true;
       }
     },
     unclaim: async (key, by) => {
@@ -125,7 +122,7 @@ export function sharedSentJobs(
         await run(UNCLAIM, key, [by]);
       } catch (err) {
         // the key expires: until then another event of this job is not sent (a resync sends it)
-        if (!unavailable(err)) throw err;
+        failed(err);
       }
     },
   };

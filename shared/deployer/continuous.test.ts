@@ -7,6 +7,7 @@ import {
   continuousReconcileHookSetup,
   continuousReconcileProblems,
   continuousReconcileSpecOf,
+  continuousReconcileWanted,
   continuousSchedule,
   decideContinuousReconcile,
   isContinuousReconcileActive,
@@ -137,6 +138,22 @@ describe('nextContinuousReconcile', () => {
     ['neither', { observedGeneration: 0 }, undefined],
   ])('%s', (_name, status, expected) => {
     expect(nextContinuousReconcile(item({ status }), { every: '1h' })?.toISOString()).toBe(expected);
+  });
+});
+
+describe('continuousReconcileWanted: whether the hook has an item to decide (the check sends finished jobs only then)', () => {
+  const hourly = { every: '1h' };
+  it.each<[string, DeployItem, boolean]>([
+    ['Succeeded, finished, a valid spec', item({ cr: hourly }), true],
+    ['a cron spec', item({ cr: { cron: '0 */6 * * *' } }), true],
+    ['not configured', item({}), false],
+    ['an invalid spec', item({ cr: { every: 'soon' } }), false],
+    ['switched off by annotation', item({ cr: hourly, annotations: { [ACTIVE]: 'false' } }), false],
+    ['deleting', item({ cr: hourly, deleting: true }), false],
+    ['Failed', item({ cr: hourly, status: { ...succeeded, phase: 'Failed' } }), false],
+    ['its job running', item({ cr: hourly, status: { ...succeeded, jobID: 'j2' } }), false],
+  ])('%s → %s', (_name, di, wanted) => {
+    expect(continuousReconcileWanted(di)).toBe(wanted);
   });
 });
 

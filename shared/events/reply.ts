@@ -52,6 +52,11 @@ export function withReplySlot<T>(
   return slots.run({ accepted: prefersReply(prefer), answer }, fn);
 }
 
+/** Runs `fn` where no offer is taken (e.g. a pass that sends many events for one ping). */
+export function withoutReplies<T>(fn: () => T): T {
+  return slots.run({ accepted: false, answer: { setHeader: () => undefined } }, fn);
+}
+
 /**
  * Offers `event` as the answer to the request being handled: true when it will be (the sender
  * takes replies and no other event was offered yet), false when the caller must send it itself.

@@ -45,7 +45,10 @@ export function createBrokers(o: BrokerSetOptions): Broker[] {
   );
 }
 
-/** Closes the ingress; deliveries in flight get up to `graceMs`, retries waiting on backoff are not waited for. */
+/**
+ * Closes the ingress (its port and its in-process path: nothing new comes in); deliveries in flight
+ * get up to `graceMs`, retries waiting on backoff are not waited for.
+ */
 export async function stopBrokers(
   ingress: RunningIngress,
   brokers: readonly Broker[],

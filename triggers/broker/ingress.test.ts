@@ -383,7 +383,12 @@ describe('broker ingress', () => {
     }
     await broker.idle();
     // p1 and p2 each delivered twice (once per way in), nothing else
-    expect(sub.seen.slice(before).map((h) => h['ce-id'])).toEqual(['p1', 'p1', 'p2', 'p2']);
+    expect(
+      sub.seen
+        .slice(before)
+        .map((h) => h['ce-id'])
+        .sort(),
+    ).toEqual(['p1', 'p1', 'p2', 'p2']);
     expect(elsewhere).toEqual([]);
     const other = await local('http://127.0.0.1:1/x', { method: 'POST', body: '' });
     expect(other.status).toBe(299);
@@ -416,7 +421,20 @@ describe('listenIngress', () => {
       expect((await post()).status).toBe(202);
       await broker.idle();
       expect(sub.seen.map((h) => h['ce-id'])).toEqual(['e1']);
+      const local = ingress.deliveries(() => Promise.reject(new Error('not for the fallback')));
+      const inProcess = (): ReturnType<typeof local> =>
+        local(`${listener.url}/ns/default`, {
+          method: 'POST',
+          headers: { ...BASE, 'ce-id': 'e2' },
+          body: '{}',
+        });
+      expect((await inProcess()).status).toBe(202);
       await ingress.close();
+      // closed: neither way in takes an event
+      await expect(inProcess()).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      await expect(post()).rejects.toThrow();
+      await broker.idle();
+      expect(sub.seen.map((h) => h['ce-id'])).toEqual(['e1', 'e2']);
       await listener.close(); // a second close is the first one's
     } finally {
       await listener.close();

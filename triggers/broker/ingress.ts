@@ -1,6 +1,7 @@
 /**
  * The broker ingress over node:http: `POST /` (the first broker) and `POST /<namespace>/<broker>`
- * (Knative's broker ingress path). Every event is validated with the CloudEvents SDK: a malformed
+ * (Knative's broker ingress path); senders in the same process (the embedded landscape's sources
+ * and brokers) get the same answers without an HTTP request (`RunningIngress.deliveries`). Every event is validated with the CloudEvents SDK: a malformed
  * one gets 400 with the problems (the sender must not retry it); a valid one 202 Accepted once it
  * is queued for fan-out. `GET /healthz`; `GET /metrics` when a registry is given.
  *
@@ -197,11 +198,20 @@ function abortError(signal: AbortSignal): Error {
  * `url`'s origin are answered by `handle` without a loopback HTTP request (same answers: 202, 400,
  * 401, 404, 405, 413, 503), anything else goes to `fallback`. An already aborted signal rejects as
  * Node's HTTP client does; an accepted event is queued at once, so nothing is left to abort later.
+ * Once the ingress is closed a request rejects as a refused connection would (ECONNREFUSED).
  */
-function inProcessFetch(options: IngressOptions, url: string, fallback: FetchLike): FetchLike {
+function inProcessFetch(
+  options: IngressOptions,
+  url: string,
+  fallback: FetchLike,
+  closed: () => boolean,
+): FetchLike {
   return async (target, init) => {
     if (!sameOrigin(target, url)) return fallback(target, init);
     if (init.signal?.aborted) throw abortError(init.signal);
+    // a closed ingress takes nothing, as its closed port refuses a connection
+    if (closed())
+      throw Object.assign(new Error(`connect ECONNREFUSED ${new URL(url).host}`), { code: 'ECONNREFUSED' });
     const headers = plainHeaders(init.headers);
     const a = await handle(options, {
       method: (init.method ?? 'GET').toUpperCase(),
@@ -283,7 +293,7 @@ export async function listenIngress(
         url,
         ...(serving.token ? { token: serving.token } : {}),
         server,
-        deliveries: (fallback) => inProcessFetch(serving, url, fallback),
+        deliveries: (fallback) => inProcessFetch(serving, url, fallback, () => closed !== undefined),
         close,
       };
     },

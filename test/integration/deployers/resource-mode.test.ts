@@ -18,6 +18,7 @@ import { createLogger } from '../../../shared/log/index.js';
 import { createKubeClient, kubeConfigFromYaml, type KubeClient } from '../../../shared/kube/index.js';
 import { checkHandler, createCheckInstance } from '../../../functions/responsibility-check/handler.js';
 import { crdFiles } from '../../../shared/api/crds.js';
+import { decodeHttpEvent, takeReply, withReplySlot } from '../../../shared/events/index.js';
 
 const NS = 'resource-mode';
 const log = createLogger({ name: 'test', level: 'error' });
@@ -284,4 +285,61 @@ it('one function: a Reference-mode event of an item that is gone costs one read'
   };
   expect(await requests(() => trigger(ref))).toEqual({ 'get deployitems': 1 });
   expect(sent).toEqual([]);
+});
+
+it('the responsibility check: an open job once per job, again only for a redelivery of the event that sent it; as the reply where the delivery takes one', async () => {
+  const withId = (object: DeployItem, id: string): Record<string, unknown> => ({ ...event(object), id });
+  const created = await mock('six');
+  await trigger(event(created));
+  await trigger(event(await get('six')));
+  const open = await get('six');
+  await check(withId(open, 'ev-a'));
+  expect(sent.map((e) => [e.deployertype, e.name])).toEqual([['mock', 'six']]);
+  sent = [];
+  await check(withId(open, 'ev-b'));
+  expect(sent).toEqual([]);
+  await check(withId(open, 'ev-a'));
+  expect(sent.map((e) => [e.deployertype, e.name])).toEqual([['mock', 'six']]);
+  sent = [];
+
+  const other = await mock('seven');
+  await trigger(event(other));
+  await trigger(event(await get('seven')));
+  const job = await get('seven');
+  const headers: Record<string, string> = {};
+  const answer = { setHeader: (k: string, v: string): unknown => (headers[k] = v) };
+  const body = await withReplySlot('reply', answer, async () => {
+    await check(withId(job, 'ev-c'));
+    return takeReply();
+  });
+  expect(sent).toEqual([]);
+  const reply = decodeHttpEvent({ headers, body: Buffer.from(body ?? '') });
+  expect(reply).toMatchObject({
+    type: 'dev.landscape.deployitem.reconcile',
+    deployertype: 'mock',
+    name: 'seven',
+  });
+  expect((reply.data as DeployItem).metadata?.resourceVersion).toBe(job.metadata?.resourceVersion);
+
+  // `reply: false`: POSTed, whatever the delivery takes
+  const file = join(dir, 'no-reply.yaml');
+  await writeFile(file, 'reply: false\n');
+  const posting = checkHandler(
+    createCheckInstance({
+      env: () => ({
+        KUBECONFIG: join(dir, 'kubeconfig'),
+        K_SINK: 'http://sink.invalid/',
+        HAND_OUT_JOBS: 'false',
+        CONFIG_FILE: file,
+      }),
+      fetch: fetchRecorder,
+      log,
+    }),
+  );
+  const none = await withReplySlot('reply', answer, async () => {
+    await posting(withId(job, 'ev-d'));
+    return takeReply();
+  });
+  expect(none).toBeUndefined();
+  expect(sent.map((e) => [e.deployertype, e.name])).toEqual([['mock', 'seven']]);
 });

@@ -80,6 +80,25 @@ it('Redis down: anything new is granted, what this instance claimed for another 
   expect(await a.claim('uid-3/job-1/1/mock', 'ev-3')).toBe(true);
   await a.unclaim('uid-3/job-1/1/mock', 'ev-3');
   expect(await a.claim('uid-3/job-1/1/mock', 'ev-4')).toBe(true);
-  const warned = lines.filter((l) => l.includes('open jobs are remembered by this instance only'));
+  const warned = lines.filter((l) =>
+    l.includes('Redis is unavailable: open jobs are remembered by this instance only'),
+  );
   expect(warned).toHaveLength(1);
+});
+
+it('a failing Redis (OOM under noeviction) grants the claim as an unreachable one does, and says so once', async () => {
+  const admin = await handle().get();
+  const a = sharedSentJobs(handle(), 'responsibility-check', log);
+  expect(await a.claim('uid-5/job-1/1/mock', 'ev-1')).toBe(true);
+  await admin.config('SET', 'maxmemory-policy', 'noeviction');
+  await admin.config('SET', 'maxmemory', '1');
+  try {
+    expect(await a.claim('uid-6/job-1/1/mock', 'ev-2')).toBe(true);
+    expect(await a.claim('uid-7/job-1/1/mock', 'ev-3')).toBe(true);
+    expect(lines.filter((l) => l.includes('Redis is failing'))).toHaveLength(1);
+  } finally {
+    await admin.config('SET', 'maxmemory', '0');
+  }
+  // nothing of the failed claims reached Redis
+  expect(await admin.exists('landscape:responsibility-check-sent:uid-6/job-1/1/mock')).toBe(0);
 });
