@@ -84,6 +84,24 @@ const event = (object: DeployItem): Record<string, unknown> => ({
   data: object,
 });
 
+/** responsibility-check without the job hand-out, with `yaml` as its config file. */
+async function checkWithConfig(file: string, yaml: string): Promise<(ce: unknown) => Promise<void>> {
+  const path = join(dir, file);
+  await writeFile(path, yaml);
+  return checkHandler(
+    createCheckInstance({
+      env: () => ({
+        KUBECONFIG: join(dir, 'kubeconfig'),
+        K_SINK: 'http://sink.invalid/',
+        HAND_OUT_JOBS: 'false',
+        CONFIG_FILE: path,
+      }),
+      fetch: fetchRecorder,
+      log,
+    }),
+  );
+}
+
 const get = (name: string): Promise<DeployItem> => client.get<DeployItem>(GVK.DeployItem, NS, name);
 
 /** The requests `fn` made, by verb and resource (the test's own reads left out by the caller). */
@@ -209,22 +227,9 @@ it('the responsibility check: a finished job goes to a deployer only for a conti
   await check(event(off));
   expect(sent).toEqual([]);
   // a deployer with ShouldReconcile hooks of its own gets every finished job
-  const file = join(dir, 'always.yaml');
-  await writeFile(
-    file,
+  const always = await checkWithConfig(
+    'always.yaml',
     'deployers:\n  - {name: mock, type: landscaper.gardener.cloud/mock, finishedJobs: always}\n',
-  );
-  const always = checkHandler(
-    createCheckInstance({
-      env: () => ({
-        KUBECONFIG: join(dir, 'kubeconfig'),
-        K_SINK: 'http://sink.invalid/',
-        HAND_OUT_JOBS: 'false',
-        CONFIG_FILE: file,
-      }),
-      fetch: fetchRecorder,
-      log,
-    }),
   );
   await always(event(off));
   expect(sent.map((e) => [e.deployertype, e.name])).toEqual([['mock', 'continuous']]);
@@ -322,20 +327,7 @@ it('the responsibility check: an open job once per job, again only for a redeliv
   expect((reply.data as DeployItem).metadata?.resourceVersion).toBe(job.metadata?.resourceVersion);
 
   // `reply: false`: POSTed, whatever the delivery takes
-  const file = join(dir, 'no-reply.yaml');
-  await writeFile(file, 'reply: false\n');
-  const posting = checkHandler(
-    createCheckInstance({
-      env: () => ({
-        KUBECONFIG: join(dir, 'kubeconfig'),
-        K_SINK: 'http://sink.invalid/',
-        HAND_OUT_JOBS: 'false',
-        CONFIG_FILE: file,
-      }),
-      fetch: fetchRecorder,
-      log,
-    }),
-  );
+  const posting = await checkWithConfig('no-reply.yaml', 'reply: false\n');
   const none = await withReplySlot('reply', answer, async () => {
     await posting(withId(job, 'ev-d'));
     return takeReply();
