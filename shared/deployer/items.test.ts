@@ -79,7 +79,11 @@ describe('deployerWorkShown: what a carried object shows a deployer', () => {
       item({ jobID: 'j1' }, { 'landscaper.gardener.cloud/operation': 'interrupt' }),
       'operation',
     ],
-    ['a finished job (continuous reconcile may be due)', item({ jobID: 'j1', jobIDFinished: 'j1' }), 'finished-job'],
+    [
+      'a finished job (continuous reconcile may be due)',
+      item({ jobID: 'j1', jobIDFinished: 'j1' }),
+      'finished-job',
+    ],
     [
       'a finished job with an operation annotation',
       item({ jobID: 'j1', jobIDFinished: 'j1' }, { 'landscaper.gardener.cloud/operation': 'reconcile' }),
