@@ -14,7 +14,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { httpFetch, plainHeaders, type FetchAnswer, type FetchLike } from '../../shared/events/index.js';
+import {
+  abortError,
+  httpFetch,
+  plainHeaders,
+  requestBodyBytes,
+  type FetchAnswer,
+  type FetchLike,
+} from '../../shared/events/index.js';
 import { ReplicaChaos } from './chaos.js';
 import { FunctionPool, type PodHooks, type PoolDeps, type PoolStatus } from './pool.js';
 import type { ScaleLimits } from './scale.js';
@@ -111,13 +118,6 @@ function withoutHopByHop(headers: Record<string, string>): Record<string, string
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)));
 }
 
-function bodyBytes(body: RequestInit['body']): Buffer {
-  if (body === undefined || body === null) return Buffer.alloc(0);
-  if (typeof body === 'string') return Buffer.from(body, 'utf8');
-  if (body instanceof Uint8Array) return Buffer.from(body);
-  throw new TypeError('the activator takes string or byte bodies only');
-}
-
 function localAnswer(status: number, headers: Record<string, string>, body: string): FetchAnswer {
   return {
     status,
@@ -133,11 +133,7 @@ function localAnswer(status: number, headers: Record<string, string>, body: stri
 /** `p`, or a rejection as Node's HTTP client gives when `signal` aborts first (the request goes on). */
 function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      const err = new Error('The operation was aborted', { cause: signal.reason });
-      err.name = 'AbortError';
-      reject(err);
-    };
+    const onAbort = (): void => reject(abortError(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(
       (v) => {
@@ -297,7 +293,7 @@ export class Activator {
       method: init.method ?? 'GET',
       path: to.path,
       headers: withoutHopByHop(plainHeaders(init.headers)),
-      body: bodyBytes(init.body),
+      body: requestBodyBytes(init.body, 'the activator'),
       timeoutMs: pool.service.timeoutSeconds * 1000,
     });
     const a = await (signal ? abortable(answer, signal) : answer);

@@ -170,6 +170,24 @@ export function plainHeaders(init: RequestInit['headers']): Record<string, strin
 }
 
 /**
+ * The bytes of a request body a FetchLike in this process takes (the embedded activator's and
+ * ingress's in-process paths): none, a string (UTF-8) or bytes; `who` names the taker in the error.
+ */
+export function requestBodyBytes(body: RequestInit['body'], who: string): Buffer {
+  if (body === undefined || body === null) return Buffer.alloc(0);
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  throw new TypeError(`${who} takes string or byte bodies only`);
+}
+
+/** The error Node's HTTP client rejects with when `signal` aborts a request. */
+export function abortError(signal: AbortSignal): Error {
+  const err = new Error('The operation was aborted', { cause: signal.reason });
+  err.name = 'AbortError';
+  return err;
+}
+
+/**
  * A FetchLike over node:http(s) with the default keep-alive agents, for what the landscape sends
  * (string or byte bodies): the embedded event plane's broker and sources use it instead of the
  * global fetch (undici: its streams, abort signals and header lists cost the landscape process

@@ -11,7 +11,16 @@ export {
   storedJSON,
 } from './cloudevent.js';
 export type { DecodeOptions, Event, EventInit, HttpMessage } from './cloudevent.js';
-export { describeError, emit, EmitError, emitOrThrow, httpFetch, plainHeaders } from './emit.js';
+export {
+  abortError,
+  describeError,
+  emit,
+  EmitError,
+  emitOrThrow,
+  httpFetch,
+  plainHeaders,
+  requestBodyBytes,
+} from './emit.js';
 export { offerReply, prefersReply, takeReply, withoutReplies, withReplySlot } from './reply.js';
 export type { ReplyHeaders } from './reply.js';
 export type { EmitFailure, EmitOptions, EmitResponse, EmitResult, FetchAnswer, FetchLike } from './emit.js';

@@ -22,6 +22,8 @@ import {
   decodeHttpEvent,
   MalformedEventError,
   plainHeaders,
+  abortError,
+  requestBodyBytes,
   type FetchLike,
 } from '../../shared/events/index.js';
 import type { Broker } from './broker.js';
@@ -180,19 +182,6 @@ export function ingressHandler(options: IngressOptions): (req: IncomingMessage, 
   };
 }
 
-function bodyBytes(body: RequestInit['body']): Buffer {
-  if (body === undefined || body === null) return Buffer.alloc(0);
-  if (typeof body === 'string') return Buffer.from(body, 'utf8');
-  if (body instanceof Uint8Array) return Buffer.from(body);
-  throw new TypeError('the ingress takes string or byte bodies only');
-}
-
-function abortError(signal: AbortSignal): Error {
-  const err = new Error('The operation was aborted', { cause: signal.reason });
-  err.name = 'AbortError';
-  return err;
-}
-
 /**
  * A fetch for senders in this process (the sources, the brokers' Broker subscribers): requests for
  * `url`'s origin are answered by `handle` without a loopback HTTP request (same answers: 202, 400,
@@ -218,7 +207,7 @@ function inProcessFetch(
       path: new URL(target).pathname,
       headers,
       body: (max) => {
-        const bytes = bodyBytes(init.body);
+        const bytes = requestBodyBytes(init.body, 'the ingress');
         return bytes.length > max ? Promise.reject(new TooLarge()) : Promise.resolve(bytes);
       },
       discard: () => undefined,
