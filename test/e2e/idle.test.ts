@@ -171,6 +171,9 @@ metadata:
     expect(done.deadLettered).toBe(0);
 
     const { pid } = await readJson<ControlFile>(join(l.stateDir, 'landscape.json'));
+    // what kept the landscape busy at the last look: printed if the wait runs out
+    let last = '';
+    const idleContext = (): string => `--- still busy at the last look: ${last}\n${context()}`;
     const idle = await until(
       'no replica and no process but Redis under the landscape',
       async () => {
@@ -178,10 +181,19 @@ metadata:
         const busy = rows.filter((r) => r.replicas > 0 || r.inFlight > 0 || r.queued > 0);
         const procs = descendants(pid);
         const others = procs.filter((p) => !isRedis(p));
+        last = JSON.stringify({
+          busy: busy.map(({ function: f, replicas, inFlight, queued }) => ({
+            f,
+            replicas,
+            inFlight,
+            queued,
+          })),
+          others: others.map((p) => `${p.pid} ${p.cmdline.slice(0, 160)}`),
+        });
         return busy.length === 0 && others.length === 0 ? { rows, procs } : undefined;
       },
       // a tick's replica comes at the top of each minute; probe-tick's keeps probing for 50 s
-      { timeoutMs: 120_000, intervalMs: 250, context },
+      { timeoutMs: 120_000, intervalMs: 250, context: idleContext },
     );
     expect(idle.rows.map((r) => r.replicas).reduce((a, b) => a + b, 0)).toBe(0);
     expect(idle.procs.filter((p) => /esbuild/.test(p.cmdline))).toEqual([]);
