@@ -1,5 +1,7 @@
 /**
- * 150 mock DeployItems (`npm run bench -- deployers` takes more) through the mock deployer at max-scale 3 under `npm start`, while replica
+ * 150 mock DeployItems (`npm run bench -- deployers` takes more) through the mock deployer scaled up
+ * to max-scale 3 (its default is 1, seed 000's; the test's own copy of knative/deployers raises it,
+ * as an admin would) under `npm start`, while replica
  * Pods are deleted mid-reconcile (kubectl): every item ends Succeeded with jobIDFinished == jobID,
  * and no item was ever held by two replicas at once — the lock intervals (`lockedFrom`..`lockedTo`)
  * of the deployer's `step` log lines in <state>/logs/deployer-mock.log never overlap across pods.
@@ -29,9 +31,26 @@ const ITEMS = 150;
 
 let l: Landscape;
 let configDir: string;
+let knativeDir: string;
+
+/** knative/deployers with deployer-mock at max-scale 3: the lock matters only with replicas. */
+function scaledUpDeployers(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'deployers-load-knative-'));
+  cpSync(join(REPO_ROOT, 'knative', 'deployers'), dir, { recursive: true });
+  const file = join(dir, 'deployer-mock.yaml');
+  const manifests = readFileSync(file, 'utf8');
+  const scaled3 = manifests
+    .replace('autoscaling.knative.dev/max-scale: "1"', 'autoscaling.knative.dev/max-scale: "3"')
+    .replace('workers: {concurrency: 10, instances: 1}', 'workers: {concurrency: 10, instances: 3}');
+  if (!scaled3.includes('max-scale: "3"') || !scaled3.includes('instances: 3'))
+    throw new Error(`${file}: no max-scale "1" / workers instances 1 to raise`);
+  writeFileSync(file, scaled3);
+  return dir;
+}
 
 beforeAll(async () => {
   configDir = mkdtempSync(join(tmpdir(), 'deployers-load-config-'));
+  knativeDir = scaledUpDeployers();
   cpSync(join(REPO_ROOT, 'config'), configDir, { recursive: true });
   writeFileSync(
     join(configDir, 'deployer-mock.yaml'),
@@ -42,7 +61,7 @@ beforeAll(async () => {
       '--knative-dir',
       'knative/runtime',
       '--knative-dir',
-      'knative/deployers',
+      knativeDir,
       '--config-dir',
       configDir,
       '--status-interval',
@@ -58,6 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const stopped = await l?.stop();
   rmSync(configDir, { recursive: true, force: true });
+  rmSync(knativeDir, { recursive: true, force: true });
   expect(stopped?.code).toBe(0);
 }, stopTimeout());
 

@@ -139,9 +139,9 @@ describe('the repository', () => {
     expect(Object.fromEntries(services.map((s) => [s.name, scaling(s)]))).toEqual({
       'dead-letter': [0, 2, 10, '/etc/landscape'],
       'requeue-tick': [0, 1, 1, '/etc/landscape'],
-      'responsibility-check': [0, 3, 20, '/etc/landscape'],
-      'deployer-mock': [0, 3, 10, '/etc/landscape'],
-      'deployer-manifest': [0, 3, 10, '/etc/landscape'],
+      'responsibility-check': [0, 1, 20, '/etc/landscape'],
+      'deployer-mock': [0, 1, 10, '/etc/landscape'],
+      'deployer-manifest': [0, 1, 10, '/etc/landscape'],
       'deployitem-timeout': [0, 1, 1, '/etc/landscape'],
       'syncobject-cleanup': [0, 1, 1, '/etc/landscape'],
       'landscaper-monitoring': [0, 1, 1, '/etc/landscape'],
