@@ -50,11 +50,19 @@ export function newIngressToken(): string {
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
+/** The digest of the last token asked about: an ingress has one token, asked about per event. */
+let tokenDigest: { token: string; digest: Buffer } | undefined;
+
+function digestOfToken(token: string): Buffer {
+  if (tokenDigest?.token !== token) tokenDigest = { token, digest: digest(token) };
+  return tokenDigest.digest;
+}
+
 /** Whether the request carries `Authorization: Bearer <token>` (constant time in the token). */
 export function hasBearerToken(authorization: string | undefined, token: string): boolean {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   // both sides hashed: equal lengths for timingSafeEqual, and no early exit on the length
-  return timingSafeEqual(digest(m?.[1] ?? ''), digest(token)) && m !== null;
+  return timingSafeEqual(digest(m?.[1] ?? ''), digestOfToken(token)) && m !== null;
 }
 
 const UNAUTHORIZED =
@@ -195,8 +203,10 @@ function inProcessFetch(
   fallback: FetchLike,
   closed: () => boolean,
 ): FetchLike {
+  const origin = originOf(url);
   return async (target, init) => {
-    if (!sameOrigin(target, url)) return fallback(target, init);
+    const to = urlOf(target);
+    if (origin === undefined || to?.origin !== origin) return fallback(target, init);
     if (init.signal?.aborted) throw abortError(init.signal);
     // a closed ingress takes nothing, as its closed port refuses a connection
     if (closed())
@@ -204,7 +214,7 @@ function inProcessFetch(
     const headers = plainHeaders(init.headers);
     const a = await handle(options, {
       method: (init.method ?? 'GET').toUpperCase(),
-      path: new URL(target).pathname,
+      path: to.pathname,
       headers,
       body: (max) => {
         const bytes = requestBodyBytes(init.body, 'the ingress');
@@ -298,13 +308,22 @@ export async function startIngress(
 
 type AnyFetch = (url: string, init: RequestInit) => Promise<unknown>;
 
-function sameOrigin(url: string, base: string): boolean {
-  if (!base) return false;
+/** A parsed URL, or undefined for no URL. */
+function urlOf(url: string): URL | undefined {
   try {
-    return new URL(url).origin === new URL(base).origin;
+    return new URL(url);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+function originOf(url: string): string | undefined {
+  return urlOf(url)?.origin;
+}
+
+/** Whether `url` has the origin `baseOrigin` (of the ingress: worked out once, not per event). */
+function sameOrigin(url: string, baseOrigin: string | undefined): boolean {
+  return baseOrigin !== undefined && originOf(url) === baseOrigin;
 }
 
 /**
@@ -317,8 +336,9 @@ export function withIngressAuth<F extends AnyFetch>(
   ingressUrl: string,
 ): F {
   if (!token) return fetchImpl;
+  const origin = originOf(ingressUrl);
   const wrapped = (url: string, init: RequestInit): Promise<unknown> => {
-    if (!sameOrigin(url, ingressUrl)) return fetchImpl(url, init);
+    if (!sameOrigin(url, origin)) return fetchImpl(url, init);
     const headers = { ...plainHeaders(init.headers), authorization: `Bearer ${token}` };
     return fetchImpl(url, { ...init, headers });
   };
