@@ -3,7 +3,7 @@
  *
  *   const counter = createWorkerCounter({ redis, instance: POD_NAME, log });   // once per instance
  *   const inFlight = await counter.startReconcile({ controller: 'deployer-mock', kind: 'DeployItem',
- *                                                   instances: 3, concurrency: 10 });
+ *                                                   instances: 1, concurrency: 10 });
  *   try { ...reconcile... } finally { await inFlight.done(); }
  *
  * `startReconcile` drops expired entries, adds this reconcile's entry, counts, and logs the seed's

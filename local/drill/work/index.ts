@@ -76,7 +76,7 @@ const deployer = (identity: string): string => `identity: ${identity}
 version: 0.1.0
 lockRetryDelay: 200ms
 continuousReconcile: true
-workers: {concurrency: 10, instances: 3}
+workers: {concurrency: 10, instances: 1}
 logLevel: info
 `;
 

@@ -11,7 +11,7 @@
  * version: 0.1.0              # status.deployer.version
  * lockRetryDelay: 2s          # look again this much later when another replica holds the lock
  * continuousReconcile: true   # run the continuous-reconcile hook
- * workers: {concurrency: 10, instances: 3}   # for the "worker threads" log (70 % of the product)
+ * workers: {concurrency: 10, instances: 1}   # for the "worker threads" log (70 % of the product)
  * redisUrl: redis://...       # usually from REDIS_URL
  * ```
  */
@@ -58,9 +58,9 @@ export const DeployerConfigSchema = functionConfigSchema({
   workers: z
     .strictObject({
       concurrency: z.number().int().min(1).default(10),
-      instances: z.number().int().min(1).default(3),
+      instances: z.number().int().min(1).default(1),
     })
-    .default({ concurrency: 10, instances: 3 }),
+    .default({ concurrency: 10, instances: 1 }),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
 });
 export type DeployerConfig = z.output<typeof DeployerConfigSchema>;
