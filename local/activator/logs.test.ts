@@ -29,6 +29,19 @@ describe('jsonLogLine', () => {
       '{"pod":"theirs","msg":"x"}',
       { pod: 'theirs', msg: 'x' },
     ],
+    ['an empty object gets the pod alone', 'stdout', '{ }', { pod: POD }],
+    [
+      'spaces inside and after the object kept valid',
+      'stdout',
+      '{ "msg" : "x" , "n":[1, {"pod":"inner"}] }  ',
+      { pod: POD, msg: 'x', n: [1, { pod: 'inner' }] },
+    ],
+    [
+      "a nested pod is not the line's own",
+      'stdout',
+      '{"ctx":{"pod":"inner"},"msg":"x"}',
+      { pod: POD, ctx: { pod: 'inner' }, msg: 'x' },
+    ],
     [
       'text on stdout wrapped as info',
       'stdout',
@@ -85,8 +98,9 @@ describe('jsonLogLine', () => {
     expect(JSON.parse(out)).toEqual(expected);
   });
 
-  it('pod comes first in a kept JSON line', () => {
+  it('pod comes first in a kept JSON line, the rest of the text as printed', () => {
     expect(jsonLogLine('fn', 'p', 'stdout', '{"msg":"x"}', NOW)).toBe('{"pod":"p","msg":"x"}');
+    expect(jsonLogLine('fn', 'p"q', 'stdout', '{"b":2,"a":1}', NOW)).toBe('{"pod":"p\\"q","b":2,"a":1}');
   });
 });
 

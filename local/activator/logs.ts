@@ -7,15 +7,26 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { LogStream } from './replica.js';
 
-/** The JSON line stored for one printed line (pure). */
+/**
+ * The JSON line stored for one printed line (pure). A JSON object line (what a replica's logger
+ * prints) keeps its text, `pod` put first: spliced in after `{` once JSON.parse has said the line is
+ * one non-empty object without a `pod` of its own (no stringify per line: the landscape stores
+ * every line its replicas print); such an object with a `pod` is rebuilt, its own `pod` winning.
+ */
 export function jsonLogLine(fn: string, pod: string, stream: LogStream, line: string, now: Date): string {
   if (line.startsWith('{')) {
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(line) as unknown;
-      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
-        return JSON.stringify({ pod, ...(parsed as Record<string, unknown>) });
+      parsed = JSON.parse(line);
     } catch {
       // not JSON after all: wrapped below
+    }
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const fields = parsed as Record<string, unknown>;
+      if (Object.hasOwn(fields, 'pod')) return JSON.stringify({ pod, ...fields });
+      const rest = line.slice(1).trimStart();
+      // the first key of a non-empty object starts here; `{}` gets no comma
+      return rest.startsWith('"') ? `{"pod":${JSON.stringify(pod)},${rest}` : JSON.stringify({ pod });
     }
   }
   return JSON.stringify({
@@ -37,6 +48,9 @@ export interface FunctionLogsOptions {
 
 export class FunctionLogs {
   private readonly files = new Map<string, WriteStream>();
+  /** Lines not yet handed to their file: written together once per turn of the event loop. */
+  private readonly pending = new Map<string, string[]>();
+  private flushing: NodeJS.Immediate | undefined;
   private closed = false;
 
   constructor(private readonly o: FunctionLogsOptions) {
@@ -49,10 +63,24 @@ export class FunctionLogs {
 
   line(fn: string, pod: string, stream: LogStream, line: string): void {
     if (line.trim() === '') return;
-    const now = this.o.now?.() ?? new Date();
-    this.fileFor(fn)?.write(`${jsonLogLine(fn, pod, stream, line, now)}\n`);
+    if (!this.closed) {
+      const now = this.o.now?.() ?? new Date();
+      const lines = this.pending.get(fn);
+      const json = `${jsonLogLine(fn, pod, stream, line, now)}\n`;
+      if (lines) lines.push(json);
+      else this.pending.set(fn, [json]);
+      this.flushing ??= setImmediate(() => this.flush());
+    }
     const echo = this.o.echo === undefined ? process.stdout : this.o.echo;
     echo?.write(`[${fn} ${pod.slice(-5)}] ${line}\n`);
+  }
+
+  /** One write per function file of what the lines since the last flush stored. */
+  private flush(): void {
+    clearImmediate(this.flushing);
+    this.flushing = undefined;
+    for (const [fn, lines] of this.pending) this.fileFor(fn)?.write(lines.join(''));
+    this.pending.clear();
   }
 
   /**
@@ -75,6 +103,7 @@ export class FunctionLogs {
   }
 
   async close(): Promise<void> {
+    this.flush();
     this.closed = true;
     const files = [...this.files.values()];
     this.files.clear();

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ORPHAN_GUARD, preloadArgs } from './replica.js';
+import { lineSplitter, ORPHAN_GUARD, preloadArgs } from './replica.js';
 
 describe('preloadArgs', () => {
   it.each<[string, string, readonly string[], string[]]>([
@@ -29,5 +29,32 @@ describe('preloadArgs', () => {
     ],
   ])('%s', (_what, entry, files, args) => {
     expect(preloadArgs(entry, (p) => files.includes(p))).toEqual(args);
+  });
+});
+
+describe('lineSplitter', () => {
+  const split = (chunks: string[], end = true): string[] => {
+    const lines: string[] = [];
+    const s = lineSplitter((l) => lines.push(l));
+    chunks.forEach((c) => s.push(c));
+    if (end) s.end();
+    return lines;
+  };
+
+  it.each<[string, string[], string[]]>([
+    ['one chunk, several lines', ['a\nb\n'], ['a', 'b']],
+    ['a line across chunks', ['{"msg":', '"x"}\n'], ['{"msg":"x"}']],
+    ['a line across three chunks, then more in the last', ['a', 'b', 'c\nd\n'], ['abc', 'd']],
+    ['CRLF endings', ['a\r\nb\r', '\n'], ['a', 'b']],
+    ['empty lines kept (the sink drops them)', ['\n\na\n'], ['', '', 'a']],
+    ['the rest at the end is a line', ['a\nb'], ['a', 'b']],
+    ['nothing left at the end: no extra line', ['a\n'], ['a']],
+    ['a chunk of only a newline ends the pending line', ['abc', '\n', 'd\n'], ['abc', 'd']],
+  ])('%s', (_what, chunks, lines) => {
+    expect(split(chunks)).toEqual(lines);
+  });
+
+  it('holds a partial line until its end comes', () => {
+    expect(split(['a\npart'], false)).toEqual(['a']);
   });
 });
