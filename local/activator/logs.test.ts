@@ -98,6 +98,10 @@ describe('jsonLogLine', () => {
     expect(JSON.parse(out)).toEqual(expected);
   });
 
+  it('tabs and carriage returns as JSON whitespace: none left at the end of the stored line', () => {
+    expect(jsonLogLine('fn', 'p', 'stdout', '{\t"msg":"x"}\r\r', NOW)).toBe('{"pod":"p","msg":"x"}');
+  });
+
   it('pod comes first in a kept JSON line, the rest of the text as printed', () => {
     expect(jsonLogLine('fn', 'p', 'stdout', '{"msg":"x"}', NOW)).toBe('{"pod":"p","msg":"x"}');
     expect(jsonLogLine('fn', 'p"q', 'stdout', '{"b":2,"a":1}', NOW)).toBe('{"pod":"p\\"q","b":2,"a":1}');
@@ -186,6 +190,18 @@ describe('FunctionLogs', () => {
     }
     expect(writes).toBe(0);
     expect(await readFile(quiet.fileOf('fn'), 'utf8')).toContain('"msg":"hello"');
+  });
+
+  it('writes the lines of one turn of the event loop without waiting for close', async () => {
+    logs.line('fn', POD, 'stdout', 'one');
+    logs.line('fn', POD, 'stdout', '{"msg":"two"}');
+    const file = logs.fileOf('fn');
+    const text = async (): Promise<string> => readFile(file, 'utf8').catch(() => '');
+    for (let i = 0; i < 200 && (await text()).split('\n').length < 3; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(
+      (await text()).split('\n').map((l) => (l === '' ? l : (JSON.parse(l) as { msg: string }).msg)),
+    ).toEqual(['one', 'two', '']);
   });
 
   it('a line printed while the files close, or after, is echoed and not written (no write after end)', async () => {

@@ -24,7 +24,8 @@ export function jsonLogLine(fn: string, pod: string, stream: LogStream, line: st
     if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
       const fields = parsed as Record<string, unknown>;
       if (Object.hasOwn(fields, 'pod')) return JSON.stringify({ pod, ...fields });
-      const rest = line.slice(1).trimStart();
+      // JSON whitespace around the keys may be \r or \t: what a line-based reader must not split on at the end
+      const rest = line.slice(1).trim();
       // the first key of a non-empty object starts here; `{}` gets no comma
       return rest.startsWith('"') ? `{"pod":${JSON.stringify(pod)},${rest}` : JSON.stringify({ pod });
     }

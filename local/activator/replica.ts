@@ -92,12 +92,19 @@ function servingPort(line: string): number | undefined {
   }
 }
 
+/** The longest line a replica's output is held for: longer text (a `\r` progress bar) goes out in pieces. */
+export const MAX_LINE_CHARS = 64 * 1024;
+
 /**
  * The lines of a stream of text chunks: a line ends at `\n` (a `\r` before it dropped), what is
- * left when the stream ends is a line too. Cheaper than node:readline, which cost the landscape a
- * share of every event its replicas log about; unlike readline, a lone `\r` ends no line.
+ * left when the stream ends is a line too, and text without a `\n` is let go every MAX_LINE_CHARS.
+ * Cheaper than node:readline, which cost the landscape a share of every event its replicas log
+ * about; unlike readline, a lone `\r` ends no line.
  */
-export function lineSplitter(onLine: (line: string) => void): {
+export function lineSplitter(
+  onLine: (line: string) => void,
+  maxChars = MAX_LINE_CHARS,
+): {
   push: (chunk: string) => void;
   end: () => void;
 } {
@@ -113,6 +120,10 @@ export function lineSplitter(onLine: (line: string) => void): {
         start = end + 1;
       }
       tail += chunk.slice(start);
+      while (tail.length >= maxChars) {
+        emit(tail.slice(0, maxChars));
+        tail = tail.slice(maxChars);
+      }
     },
     end: () => {
       if (tail !== '') emit(tail);
