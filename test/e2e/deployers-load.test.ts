@@ -55,7 +55,7 @@ beforeAll(async () => {
   cpSync(join(REPO_ROOT, 'config'), configDir, { recursive: true });
   writeFileSync(
     join(configDir, 'deployer-mock.yaml'),
-    'lockRetryDelay: 200ms\nworkers: {concurrency: 10, instances: 3}\n',
+    'lockRetryDelay: 200ms\nworkers: {concurrency: 25, instances: 3}\n',
   );
   l = await startLandscape(
     [

@@ -49,7 +49,7 @@ beforeAll(async () => {
   writeFileSync(join(configDir, 'deployitem-timeout.yaml'), 'pickupTimeout: 15s\n');
   writeFileSync(
     join(configDir, 'deployer-mock.yaml'),
-    'lockRetryDelay: 200ms\nworkers: {concurrency: 10, instances: 1}\n',
+    'lockRetryDelay: 200ms\nworkers: {concurrency: 25, instances: 1}\n',
   );
   l = await startLandscape(
     [

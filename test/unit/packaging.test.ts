@@ -140,7 +140,7 @@ describe('the repository', () => {
       'dead-letter': [0, 2, 10, '/etc/landscape'],
       'requeue-tick': [0, 1, 1, '/etc/landscape'],
       'responsibility-check': [0, 1, 20, '/etc/landscape'],
-      'deployer-mock': [0, 1, 10, '/etc/landscape'],
+      'deployer-mock': [0, 1, 25, '/etc/landscape'],
       'deployer-manifest': [0, 1, 10, '/etc/landscape'],
       'deployitem-timeout': [0, 1, 1, '/etc/landscape'],
       'syncobject-cleanup': [0, 1, 1, '/etc/landscape'],

@@ -72,11 +72,12 @@ lockRetryDelay: 500ms
 logLevel: info
 `;
 
-const deployer = (identity: string): string => `identity: ${identity}
+/** A deployer's config; `concurrency` is its Service's containerConcurrency (knative/deployers). */
+const deployer = (identity: string, concurrency: number): string => `identity: ${identity}
 version: 0.1.0
 lockRetryDelay: 200ms
 continuousReconcile: true
-workers: {concurrency: 10, instances: 1}
+workers: {concurrency: ${concurrency}, instances: 1}
 logLevel: info
 `;
 
@@ -93,8 +94,8 @@ export function drillConfigFiles(namespace: string): Record<string, string> {
     'schedule-shoot.yaml': SCHEDULE_SHOOT,
     'managedseed.yaml': MANAGEDSEED,
     'managedseedset.yaml': MANAGEDSEEDSET,
-    'deployer-mock.yaml': deployer('deployer-mock'),
-    'deployer-manifest.yaml': deployer('deployer-manifest'),
+    'deployer-mock.yaml': deployer('deployer-mock', 25),
+    'deployer-manifest.yaml': deployer('deployer-manifest', 10),
   };
 }
 
