@@ -314,6 +314,45 @@ describe('Broker delivery', () => {
     ]);
   });
 
+  it("queues deliveries per trigger: one trigger's backlog does not hold another's events", async () => {
+    const { net, broker } = setup([trigger('slow'), trigger('fast')], { concurrency: 1 });
+    let release!: () => void;
+    const held = new Promise<Response>((r) => (release = () => r(new Response(null, { status: 202 }))));
+    net.script['http://slow/'] = [() => held];
+    // three events for both triggers: slow's first delivery hangs, so its other two wait in its queue
+    for (const id of ['a', 'b', 'c']) broker.publish(buildEvent({ id, type: 't', source: '/s' }));
+    await new Promise((r) => setImmediate(r));
+    const seen = (url: string): string[] => net.requests.filter((r) => r.url === url).map((r) => r.event.id);
+    expect(seen('http://slow/')).toEqual(['a']);
+    expect(seen('http://fast/')).toEqual(['a', 'b', 'c']);
+    release();
+    await broker.idle();
+    expect(seen('http://slow/')).toEqual(['a', 'b', 'c']);
+  });
+
+  it('still sends what was queued for a trigger removed meanwhile, and nothing new to it', async () => {
+    const { net, broker } = setup([trigger('gone'), trigger('stays')], { concurrency: 1 });
+    let release!: () => void;
+    const held = new Promise<Response>((r) => (release = () => r(new Response(null, { status: 202 }))));
+    net.script['http://gone/'] = [() => held];
+    broker.publish(buildEvent({ id: 'a', type: 't', source: '/s' }));
+    broker.publish(buildEvent({ id: 'b', type: 't', source: '/s' }));
+    await new Promise((r) => setImmediate(r));
+    broker.setTriggers([trigger('stays')]);
+    release();
+    await broker.idle();
+    // the queued delivery of 'b' to the removed trigger still went out (it was accepted before the change)
+    expect(net.requests.filter((r) => r.url === 'http://gone/').map((r) => r.event.id)).toEqual(['a', 'b']);
+    broker.publish(buildEvent({ id: 'c', type: 't', source: '/s' }));
+    await broker.idle();
+    expect(net.requests.filter((r) => r.url === 'http://gone/')).toHaveLength(2);
+    expect(net.requests.filter((r) => r.url === 'http://stays/').map((r) => r.event.id)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+  });
+
   it('ignores triggers of other brokers', () => {
     const { broker } = setup([trigger('x', { broker: 'other' }), trigger('y', { namespace: 'ns' })]);
     expect(broker.publish(event)).toBe(0);

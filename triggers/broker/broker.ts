@@ -38,7 +38,12 @@ export interface BrokerOptions {
   sleep?: (ms: number) => Promise<void>;
   now?: () => Date;
   newId?: () => string;
-  /** Concurrent deliveries (default 100). */
+  /**
+   * Concurrent deliveries per trigger (default 100). Knative's fanout sends each event to each
+   * subscription in a goroutine of its own (knative/eventing pkg/channel/fanout/
+   * fanout_event_handler.go, `dispatch`), so one trigger's backlog never holds another trigger's
+   * events back; the bound here only keeps what one trigger has in flight finite.
+   */
   concurrency?: number;
   log?: BrokerLog;
   /** Fault injection (duplicates, delays, reordering) for tests; holds use `sleep`. Off when absent or unset. */
@@ -67,7 +72,9 @@ export class Broker {
   readonly name: string;
   readonly namespace: string;
   private triggers: Trigger[] = [];
-  private readonly limit: ReturnType<typeof pLimit>;
+  /** One delivery queue per trigger (by triggerKey), made when the trigger first gets an event. */
+  private readonly limits = new Map<string, ReturnType<typeof pLimit>>();
+  private readonly concurrency: number;
   private readonly inFlight = new Set<Promise<void>>();
   /** Set by stop(): a delivery that fails from then on was cut by the stop, not by its subscriber. */
   private stopped = false;
@@ -78,7 +85,7 @@ export class Broker {
   constructor(private readonly options: BrokerOptions) {
     this.name = options.name;
     this.namespace = options.namespace ?? 'default';
-    this.limit = pLimit(options.concurrency ?? 100);
+    this.concurrency = options.concurrency ?? 100;
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? ((): Date => new Date());
     this.newId = options.newId ?? randomUUID;
@@ -92,6 +99,21 @@ export class Broker {
   /** Replaces the routing table (triggers of other brokers are dropped). */
   setTriggers(triggers: readonly Trigger[]): void {
     this.triggers = triggers.filter((t) => t.broker === this.name && t.namespace === this.namespace);
+    const kept = new Set(this.triggers.map(triggerKey));
+    for (const [key, limit] of this.limits) {
+      // a queue still holding deliveries drains first; an empty one of a removed trigger goes
+      if (!kept.has(key) && limit.activeCount + limit.pendingCount === 0) this.limits.delete(key);
+    }
+  }
+
+  private limitFor(trigger: Trigger): ReturnType<typeof pLimit> {
+    const key = triggerKey(trigger);
+    let limit = this.limits.get(key);
+    if (limit === undefined) {
+      limit = pLimit(this.concurrency);
+      this.limits.set(key, limit);
+    }
+    return limit;
   }
 
   /** The triggers that take the event. */
@@ -134,7 +156,7 @@ export class Broker {
 
   /** One delivery, after an injected hold (none unless faults are on); the hold takes no concurrency slot. */
   private schedule(trigger: Trigger, event: Event, holdMs: number): Promise<void> {
-    const run = (): Promise<void> => this.limit(() => this.dispatch(trigger, event));
+    const run = (): Promise<void> => this.limitFor(trigger)(() => this.dispatch(trigger, event));
     return holdMs > 0 ? this.sleep(holdMs).then(run) : run();
   }
 
