@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { REPLICA_V8_FLAGS } from '../../shared/serve/v8-flags.js';
+import { lineSplitter } from '../../shared/text/lines.js';
 
 export type LogStream = 'stdout' | 'stderr';
 
@@ -94,43 +95,6 @@ function servingPort(line: string): number | undefined {
 
 /** The longest line a replica's output is held for: longer text (a `\r` progress bar) goes out in pieces. */
 export const MAX_LINE_CHARS = 64 * 1024;
-
-/**
- * The lines of a stream of text chunks: a line ends at `\n` (a `\r` before it dropped), what is
- * left when the stream ends is a line too, and text without a `\n` is let go every MAX_LINE_CHARS.
- * Cheaper than node:readline, which cost the landscape a share of every event its replicas log
- * about; unlike readline, a lone `\r` ends no line.
- */
-export function lineSplitter(
-  onLine: (line: string) => void,
-  maxChars = MAX_LINE_CHARS,
-): {
-  push: (chunk: string) => void;
-  end: () => void;
-} {
-  let tail = '';
-  const emit = (line: string): void => onLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-  return {
-    push: (chunk) => {
-      let start = 0;
-      for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', start)) {
-        const line = chunk.slice(start, end);
-        emit(start === 0 ? tail + line : line);
-        if (start === 0) tail = '';
-        start = end + 1;
-      }
-      tail += chunk.slice(start);
-      while (tail.length >= maxChars) {
-        emit(tail.slice(0, maxChars));
-        tail = tail.slice(maxChars);
-      }
-    },
-    end: () => {
-      if (tail !== '') emit(tail);
-      tail = '';
-    },
-  };
-}
 
 function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -211,7 +175,7 @@ export class Replica {
         if (port !== undefined) onPort(port);
       }
       onLine(stream, line);
-    });
+    }, MAX_LINE_CHARS);
     source.setEncoding('utf8');
     source.on('data', lines.push);
     source.on('end', lines.end);

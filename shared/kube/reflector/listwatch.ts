@@ -6,12 +6,12 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { createInterface } from 'node:readline';
 import { ApiException } from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { gvkFor } from '../../api/gvk.js';
 import { groupVersionPath, kubeRequestJson, KubeRequestError, queryString } from '../index.js';
 import type { QueryValue } from '../index.js';
+import { lineSplitter } from '../../text/lines.js';
 import type { ResolvedKind, WatchedObject } from './types.js';
 
 /** A kind the API server does not serve. */
@@ -126,8 +126,7 @@ function readBody(res: http.IncomingMessage): Promise<string> {
 
 function streamLines(res: http.IncomingMessage, onLine: (line: WatchLine) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: res, crlfDelay: Infinity });
-    lines.on('line', (text) => {
+    const lines = lineSplitter((text) => {
       if (text.trim() === '') return;
       let parsed: WatchLine;
       try {
@@ -137,10 +136,16 @@ function streamLines(res: http.IncomingMessage, onLine: (line: WatchLine) => voi
       }
       onLine(parsed);
     });
-    // readline re-emits its input's errors (a reset connection: "aborted") on the interface
-    lines.on('error', reject);
+    res.setEncoding('utf8');
+    res.on('data', lines.push);
+    // a reset connection ("aborted") is an error, not an end: its torn last line is not parsed
     res.on('error', reject);
-    lines.on('close', () => resolve());
+    res.on('end', () => {
+      lines.end();
+      resolve();
+    });
+    // destroyed without an error or an end (after 'end' this settles nothing)
+    res.on('close', () => reject(new Error('watch stream closed before its end')));
   });
 }
 
