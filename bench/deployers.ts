@@ -4,7 +4,9 @@
  * the full landscape (source → broker → functions as processes), as items/s and their ratio; API
  * requests and bytes per reconcile, counted at the embedded API server, per step and by verb; and
  * the bytes the responsibility check reads for a 1 MB versus a 1 KB item it is not responsible for
- * (target: equal). Fails (exit 1) only when an item did not end Succeeded or a step answered
+ * (target: equal). The two sides run in rounds (default 3), alternating, so that a drift in the
+ * machine's speed touches both alike: the goals take the median items/s through the landscape and
+ * the median of the rounds' ratios; the detailed tables are those of the median round. Fails (exit 1) only when an item did not end Succeeded or a step answered
  * something unexpected, never because of speed. Every child process is killed at the end.
  */
 import { Command, Option } from 'commander';
@@ -15,6 +17,9 @@ import { runInProcess, type InProcessResult } from './deployers/inprocess.js';
 import { runResponsibility, type SizeResult } from './deployers/responsibility.js';
 import {
   goalTable,
+  medianRound,
+  roundRates,
+  roundsTable,
   sideBySideTraffic,
   sizeFindings,
   sizeTable,
@@ -35,12 +40,21 @@ interface DeployersOptions {
   timeoutS: number;
   apiserver: ApiServerPlace;
   embeddedSchedules: boolean;
+  rounds: number;
 }
 
-interface Measured {
+/** One round: the in-process side, then the landscape. */
+interface Round {
   inProcess: InProcessResult;
-  sizes: SizeResult[];
   e2e?: EndToEndResult;
+}
+
+interface Measured extends Round {
+  sizes: SizeResult[];
+  /** Every round in order; `inProcess` and `e2e` above are those of the median round. */
+  rounds: Round[];
+  /** Index of the median round in `rounds`. */
+  shown: number;
 }
 
 const ITEMS_NS = 'bench-items';
@@ -54,6 +68,12 @@ function parseOptions(argv: string[]): DeployersOptions | number {
     .option('--concurrency <count>', 'items in flight (creates, and each in-process step)', positiveInt, 16)
     .option('--check-repeats <count>', 'responsibility checks per sized item (median time)', positiveInt, 20)
     .option('--no-landscape', 'skip the end-to-end side (no landscape process)')
+    .option(
+      '--rounds <count>',
+      'rounds of in-process then landscape, alternating (median reported)',
+      positiveInt,
+      3,
+    )
     .addOption(
       new Option(
         '--apiserver <where>',
@@ -72,7 +92,10 @@ function parseOptions(argv: string[]): DeployersOptions | number {
   return parseCommand<DeployersOptions>(cmd, argv);
 }
 
-async function inProcessSide(o: DeployersOptions): Promise<Pick<Measured, 'inProcess' | 'sizes'>> {
+async function inProcessSide(
+  o: DeployersOptions,
+  withSizes: boolean,
+): Promise<{ inProcess: InProcessResult; sizes: SizeResult[] }> {
   let t0 = performance.now();
   const h: Harness = await startHarness([ITEMS_NS, SIZES_NS]);
   try {
@@ -82,6 +105,7 @@ async function inProcessSide(o: DeployersOptions): Promise<Pick<Measured, 'inPro
       concurrency: o.concurrency,
     });
     console.log(`in-process: ${o.items.toLocaleString('en')} items in ${secondsSince(t0)}`);
+    if (!withSizes) return { inProcess, sizes: [] };
     t0 = performance.now();
     const sizes = await runResponsibility(h, { namespace: SIZES_NS, repeats: o.checkRepeats });
     console.log(`responsibility check, 1 KB vs 1 MB: ${secondsSince(t0)}`);
@@ -99,9 +123,7 @@ function settled(e: EndToEndResult): string {
     : `DeployItem requests still going ${after} (counted until then), `;
 }
 
-async function measure(o: DeployersOptions): Promise<Measured> {
-  const side = await inProcessSide(o);
-  if (!o.landscape) return side;
+async function landscapeSide(o: DeployersOptions): Promise<EndToEndResult> {
   const t0 = performance.now();
   const e2e = await runEndToEnd({
     namespace: ITEMS_NS,
@@ -118,7 +140,20 @@ async function measure(o: DeployersOptions): Promise<Measured> {
       settled(e2e) +
       `stopped in ${(e2e.stopMs / 1000).toFixed(1)} s; ${secondsSince(t0)} in all`,
   );
-  return { ...side, e2e };
+  return e2e;
+}
+
+async function measure(o: DeployersOptions): Promise<Measured> {
+  const rounds: Round[] = [];
+  let sizes: SizeResult[] = [];
+  for (let k = 0; k < o.rounds; k++) {
+    if (o.rounds > 1) console.log(`round ${k + 1} of ${o.rounds}`);
+    const side = await inProcessSide(o, k === 0);
+    if (k === 0) sizes = side.sizes;
+    rounds.push(o.landscape ? { inProcess: side.inProcess, e2e: await landscapeSide(o) } : side);
+  }
+  const shown = medianRound(rounds.map((r) => roundRates(r).ratio ?? 1));
+  return { ...rounds[shown], sizes, rounds, shown };
 }
 
 function notes(m: Measured, o: DeployersOptions): string[] {
@@ -133,6 +168,12 @@ function notes(m: Measured, o: DeployersOptions): string[] {
     'Error answers are expected ones (e.g. 409 AlreadyExists for the default Context, 404 for a missing lock).',
   ];
   if (m.e2e) lines.push(...landscapeNotes(m.e2e, o));
+  if (m.rounds.length > 1)
+    lines.push(
+      `Rounds: ${m.rounds.length}, each the in-process side (a fresh API server and redis-server) and then the landscape`,
+      '(a fresh landscape), alternating so that a drift in the machine speed touches both alike; the goals take',
+      "the median landscape items/s and the median of the rounds' ratios; every other table is the median round's.",
+    );
   lines.push(
     'Responsibility check: `checkItem` of the default config (mock, manifest) on items of type helm, created',
     'by a client (no last-applied annotation). "Before trigger": no deployer-type annotation yet, so the check',
@@ -183,18 +224,27 @@ function e2eProblems(e: EndToEndResult): string[] {
   return out;
 }
 
-function problems(m: Measured): string[] {
-  const out = m.inProcess.steps
+function roundProblems(r: Round, label: string): string[] {
+  const out = r.inProcess.steps
     .filter((s) => s.pool.errors > 0)
-    .map((s) => `in-process ${s.step}: ${s.pool.errors} unexpected; first: ${String(s.pool.firstError)}`);
-  const c = m.inProcess.completion;
-  if (c.succeeded !== m.inProcess.items)
-    out.push(`in-process: ${c.succeeded} of ${m.inProcess.items} Succeeded; e.g. ${c.firstOther ?? '-'}`);
+    .map(
+      (s) => `${label}in-process ${s.step}: ${s.pool.errors} unexpected; first: ${String(s.pool.firstError)}`,
+    );
+  const c = r.inProcess.completion;
+  if (c.succeeded !== r.inProcess.items)
+    out.push(
+      `${label}in-process: ${c.succeeded} of ${r.inProcess.items} Succeeded; e.g. ${c.firstOther ?? '-'}`,
+    );
+  if (r.e2e) out.push(...e2eProblems(r.e2e).map((p) => label + p));
+  return out;
+}
+
+function problems(m: Measured): string[] {
+  const out = m.rounds.flatMap((r, k) => roundProblems(r, m.rounds.length > 1 ? `round ${k + 1}: ` : ''));
   for (const s of m.sizes) {
     if (s.before.sent + s.after.sent > 0)
       out.push(`responsibility check of ${s.c.label}: sent ${s.before.sent + s.after.sent} reconcile events`);
   }
-  if (m.e2e) out.push(...e2eProblems(m.e2e));
   return out;
 }
 
@@ -203,7 +253,12 @@ function report(o: DeployersOptions, m: Measured): string[] {
   console.log(
     `Items/s, ${o.items.toLocaleString('en')} mock DeployItems each:\n\n${throughputTable(m.inProcess, m.e2e)}\n`,
   );
-  if (m.e2e) console.log(`Goals, this run:\n\n${goalTable(m.inProcess, m.e2e)}\n`);
+  if (m.rounds.length > 1)
+    console.log(
+      `Rounds (in-process, then the landscape; the detailed tables are round ${m.shown + 1}'s, the median):\n\n` +
+        `${roundsTable(m.rounds, m.shown)}\n`,
+    );
+  if (m.e2e) console.log(`Goals, this run:\n\n${goalTable(m.inProcess, m.e2e, m.rounds)}\n`);
   console.log(
     `API requests and bytes per item, counted at the API server (in-process):\n\n${stepTable(m.inProcess)}\n`,
   );

@@ -15,6 +15,53 @@ function untilQuiet(e: EndToEndResult): string {
   return `${seconds(ms)} (${fmt(perSecond(e.completion.succeeded, ms), 1)})`;
 }
 
+/** One round's items/s: in-process, through the landscape, and their ratio (none without a landscape). */
+export function roundRates(r: { inProcess: InProcessResult; e2e?: EndToEndResult }): {
+  base: number;
+  rate?: number;
+  ratio?: number;
+} {
+  const base = perSecond(r.inProcess.items, r.inProcess.ms);
+  if (!r.e2e) return { base };
+  const rate = perSecond(r.e2e.completion.succeeded, r.e2e.ms);
+  return { base, rate, ratio: rate / base };
+}
+
+/** The round whose landscape ÷ in-process ratio is the median (the lower middle one of an even count). */
+export function medianRound(ratios: readonly number[]): number {
+  const order = ratios.map((r, i) => ({ r, i })).sort((a, b) => a.r - b.r || a.i - b.i);
+  return order[Math.floor((order.length - 1) / 2)]?.i ?? 0;
+}
+
+function median(values: readonly number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 === 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+/** Each round's items/s side by side, and the medians the goals take. */
+export function roundsTable(
+  rounds: readonly { inProcess: InProcessResult; e2e?: EndToEndResult }[],
+  shown: number,
+): string {
+  const rates = rounds.map(roundRates);
+  const rows = rates.map((r, k) => [
+    `${k + 1}${k === shown ? ' (shown)' : ''}`,
+    fmt(r.base, 1),
+    r.rate === undefined ? '—' : fmt(r.rate, 1),
+    r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`,
+  ]);
+  const landscape = rates.flatMap((r) => (r.rate === undefined ? [] : [r.rate]));
+  const ratios = rates.flatMap((r) => (r.ratio === undefined ? [] : [r.ratio]));
+  rows.push([
+    'median',
+    fmt(median(rates.map((r) => r.base)), 1),
+    landscape.length ? fmt(median(landscape), 1) : '—',
+    ratios.length ? `${median(ratios).toFixed(2)}×` : '—',
+  ]);
+  return markdown(['round', 'in-process items/s', 'landscape items/s', 'landscape ÷ in-process'], rows);
+}
+
 export function throughputTable(inProcess: InProcessResult, e2e: EndToEndResult | undefined): string {
   const base = perSecond(inProcess.items, inProcess.ms);
   const header = [
@@ -258,11 +305,17 @@ const bytesOf = (c: TrafficCount): number => c.requestBytes + c.responseBytes;
  * Issue 16's goals for the deployers, next to what this run measured, as ratios (value ÷ goal:
  * ≤ 1.00× meets an upper bound, ≥ 1.00× a lower one). Only with the landscape counted.
  */
-export function goalTable(inProcess: InProcessResult, e: EndToEndResult): string {
+export function goalTable(
+  inProcess: InProcessResult,
+  e: EndToEndResult,
+  rounds: readonly { inProcess: InProcessResult; e2e?: EndToEndResult }[] = [{ inProcess, e2e: e }],
+): string {
   const n = e.completion.succeeded || e.items;
   const t = e.traffic ? split(e.traffic, n) : undefined;
-  const rate = perSecond(e.completion.succeeded, e.ms);
-  const base = perSecond(inProcess.items, inProcess.ms);
+  const rates = rounds.map(roundRates);
+  const rate = median(rates.flatMap((r) => (r.rate === undefined ? [] : [r.rate])));
+  const relative = median(rates.flatMap((r) => (r.ratio === undefined ? [] : [r.ratio])));
+  const of = rounds.length > 1 ? `, median of ${rounds.length} rounds` : '';
   const rows: string[][] = [];
   if (t) {
     const requests = t.writes.requests + t.reads.requests + t.watch.requests;
@@ -294,17 +347,17 @@ export function goalTable(inProcess: InProcessResult, e: EndToEndResult): string
   }
   rows.push(
     [
-      'mock items/s through the landscape',
+      `mock items/s through the landscape${of}`,
       fmt(rate, 1),
       '≥ 150 (quiet 2-core machine)',
       ratio(rate, 150),
       'lower',
     ],
     [
-      'landscape ÷ in-process items/s (same run)',
-      ratio(rate, base),
+      `landscape ÷ in-process items/s (same run${of})`,
+      `${relative.toFixed(2)}×`,
       '≥ 0.90×',
-      ratio(rate / base, 0.9),
+      ratio(relative, 0.9),
       'lower',
     ],
   );

@@ -160,8 +160,16 @@ export class Broker {
     return holdMs > 0 ? this.sleep(holdMs).then(run) : run();
   }
 
+  /** Per trigger object (setTriggers brings new ones): its ISO durations parsed once, not per delivery. */
+  private readonly plans = new WeakMap<Trigger, DeliveryPlan>();
+
   private planFor(trigger: Trigger): DeliveryPlan {
-    return planDelivery(trigger.delivery ?? this.options.delivery);
+    let plan = this.plans.get(trigger);
+    if (plan === undefined) {
+      plan = planDelivery(trigger.delivery ?? this.options.delivery);
+      this.plans.set(trigger, plan);
+    }
+    return plan;
   }
 
   private async dispatch(trigger: Trigger, event: Event): Promise<void> {
