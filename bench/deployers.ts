@@ -9,6 +9,11 @@
  * the median of the rounds' ratios; the detailed tables are those of the median round. Fails (exit 1) only when an item did not end Succeeded or a step answered
  * something unexpected, never because of speed. Every child process is killed at the end.
  */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { parseCommand, positiveInt, runBenchmark, secondsSince } from './common.js';
 import { API_SERVER_PLACES, runEndToEnd, type ApiServerPlace, type EndToEndResult } from './deployers/e2e.js';
@@ -41,6 +46,10 @@ interface DeployersOptions {
   apiserver: ApiServerPlace;
   embeddedSchedules: boolean;
   rounds: number;
+  /** Internal: run only this side, in this (fresh) process, and write its result to `resultTo`. */
+  only?: Side;
+  resultTo?: string;
+  withSizes: boolean;
 }
 
 /** One round: the in-process side, then the landscape. */
@@ -56,6 +65,9 @@ interface Measured extends Round {
   /** Index of the median round in `rounds`. */
   shown: number;
 }
+
+const SIDES = ['in-process', 'landscape'] as const;
+type Side = (typeof SIDES)[number];
 
 const ITEMS_NS = 'bench-items';
 const SIZES_NS = 'bench-sizes';
@@ -74,6 +86,9 @@ function parseOptions(argv: string[]): DeployersOptions | number {
       positiveInt,
       3,
     )
+    .addOption(new Option('--only <side>').choices(SIDES).hideHelp())
+    .addOption(new Option('--result-to <file>').hideHelp())
+    .addOption(new Option('--with-sizes').default(false).hideHelp())
     .addOption(
       new Option(
         '--apiserver <where>',
@@ -143,14 +158,66 @@ async function landscapeSide(o: DeployersOptions): Promise<EndToEndResult> {
   return e2e;
 }
 
+const BENCH_INDEX = fileURLToPath(new URL('./index.ts', import.meta.url));
+
+type InProcessSide = { inProcess: InProcessResult; sizes: SizeResult[] };
+
+/**
+ * One side in a process of its own, as cold as the landscape's replicas, whatever ran before it:
+ * with both sides in this process, every round after the first found the API server's and the
+ * functions' code compiled by the rounds before it (in-process 129 → 146 → 149 items/s over three
+ * rounds of one run), and the landscape's API server (in this process) was compiled by the
+ * in-process side before it.
+ */
+async function sideInChild(
+  o: DeployersOptions,
+  side: 'in-process',
+  withSizes: boolean,
+): Promise<InProcessSide>;
+async function sideInChild(o: DeployersOptions, side: 'landscape'): Promise<EndToEndResult>;
+async function sideInChild(
+  o: DeployersOptions,
+  side: Side,
+  withSizes = false,
+): Promise<InProcessSide | EndToEndResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-deployers-side-'));
+  const file = join(dir, 'result.json');
+  try {
+    const args = [
+      ...['--import', 'tsx', BENCH_INDEX, 'deployers', '--only', side, '--result-to', file],
+      ...['--items', String(o.items), '--concurrency', String(o.concurrency)],
+      ...['--check-repeats', String(o.checkRepeats), ...(withSizes ? ['--with-sizes'] : [])],
+      ...['--ready-timeout-s', String(o.readyTimeoutS), '--timeout-s', String(o.timeoutS)],
+      ...['--apiserver', o.apiserver, ...(o.embeddedSchedules ? ['--embedded-schedules'] : [])],
+    ];
+    const child = spawn(process.execPath, args, {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (c) => resolve(c));
+    });
+    if (code !== 0) throw new Error(`the ${side} side exited with ${String(code)}`);
+    return JSON.parse(await readFile(file, 'utf8')) as InProcessSide | EndToEndResult;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** What a side's process writes: errors as their text (JSON has no Error). */
+function resultJSON(result: unknown): string {
+  return JSON.stringify(result, (_key, value: unknown) => (value instanceof Error ? String(value) : value));
+}
+
 async function measure(o: DeployersOptions): Promise<Measured> {
   const rounds: Round[] = [];
   let sizes: SizeResult[] = [];
   for (let k = 0; k < o.rounds; k++) {
     if (o.rounds > 1) console.log(`round ${k + 1} of ${o.rounds}`);
-    const side = await inProcessSide(o, k === 0);
+    const side = await sideInChild(o, 'in-process', k === 0);
     if (k === 0) sizes = side.sizes;
-    rounds.push(o.landscape ? { inProcess: side.inProcess, e2e: await landscapeSide(o) } : side);
+    rounds.push(o.landscape ? { inProcess: side.inProcess, e2e: await sideInChild(o, 'landscape') } : side);
   }
   const shown = medianRound(rounds.map((r) => roundRates(r).ratio ?? 1));
   return { ...rounds[shown], sizes, rounds, shown };
@@ -279,6 +346,12 @@ function report(o: DeployersOptions, m: Measured): string[] {
   return problems(m);
 }
 
-export function run(argv: string[]): Promise<number> {
+export async function run(argv: string[]): Promise<number> {
+  const o = parseOptions(argv);
+  if (typeof o !== 'number' && o.only !== undefined) {
+    const result = o.only === 'in-process' ? await inProcessSide(o, o.withSizes) : await landscapeSide(o);
+    if (o.resultTo !== undefined) await writeFile(o.resultTo, resultJSON(result));
+    return 0;
+  }
   return runBenchmark(argv, { name: 'deployers', detailed: false, parse: parseOptions, measure, report });
 }
