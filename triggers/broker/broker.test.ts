@@ -5,6 +5,7 @@ import { Broker } from './broker.js';
 import type { BrokerOptions } from './broker.js';
 import { MemoryDeadLetterStore } from './dlq.js';
 import { brokerMetrics } from './metrics.js';
+import { MAX_TTL, withTtl } from './ttl.js';
 import type { DeliverySpec, Trigger } from './trigger.js';
 
 const event = buildEvent({
@@ -351,6 +352,63 @@ describe('Broker delivery', () => {
       'b',
       'c',
     ]);
+  });
+
+  it('bounds a reply chain by the broker TTL: each reply one less, the last refused and the event it answered dead-lettered', async () => {
+    // a subscriber that answers every event with an event it takes itself (a loop through the broker)
+    const seen: { id: string; ttl: string | undefined }[] = [];
+    let n = 0;
+    const loop: FetchLike = (_url, init) => {
+      const headers = init.headers as Record<string, string>;
+      seen.push({ id: headers['ce-id'], ttl: headers['ce-knativebrokerttl'] });
+      const reply = encodeBinary(buildEvent({ id: `r${++n}`, type: 'loop', source: '/loop' }));
+      return Promise.resolve(new Response(reply.body as string, { status: 200, headers: reply.headers }));
+    };
+    const { broker, deadLetters } = setup([trigger('loop', { attributes: { type: 'loop' } })], {
+      fetch: loop,
+      address: 'http://ingress/default/default',
+    });
+    // as the ingress hands it on: three hops left
+    broker.publish(withTtl(buildEvent({ id: 'start', type: 'loop', source: '/s' }), 3));
+    await broker.idle();
+    // start (3), r1 (2), r2 (1); r3 would have 0: refused
+    expect(seen).toEqual([
+      { id: 'start', ttl: undefined },
+      { id: 'r1', ttl: undefined },
+      { id: 'r2', ttl: undefined },
+    ]);
+    const letters = await deadLetters.list();
+    expect(letters).toHaveLength(1);
+    expect(letters[0]).toMatchObject({
+      reason: 'reply-refused',
+      subscriber: 'http://ingress/default/default',
+      event: { id: 'r2', knativebrokerttl: 1 },
+      extensions: { knativeerrordest: 'http://ingress/default/default', knativeerrorcode: 400 },
+    });
+  });
+
+  it('gives a reply to an event without a TTL (published in-process, not through the ingress) the maximum less one', async () => {
+    const { net, broker } = setup([
+      trigger('a', { attributes: { type: 'a' } }),
+      trigger('b', { attributes: { type: 'b' } }),
+    ]);
+    const reply = encodeBinary(buildEvent({ id: 'rb', type: 'b', source: '/a' }));
+    net.script['http://a/'] = [
+      () => new Response(reply.body as string, { status: 200, headers: reply.headers }),
+    ];
+    const published: Event[] = [];
+    const publish = broker.publish.bind(broker);
+    broker.publish = (e: Event): number => {
+      published.push(e);
+      return publish(e);
+    };
+    broker.publish(buildEvent({ id: 'ea', type: 'a', source: '/s' }));
+    await broker.idle();
+    expect(published.map((e) => [e.id, e.knativebrokerttl])).toEqual([
+      ['ea', undefined],
+      ['rb', MAX_TTL - 1],
+    ]);
+    expect(net.requests.map((r) => r.event.id)).toEqual(['ea', 'rb']);
   });
 
   it('ignores triggers of other brokers', () => {

@@ -14,6 +14,7 @@ import type { BrokerFaults } from './faults.js';
 import { matches } from './filter.js';
 import type { BrokerMetrics } from './metrics.js';
 import { triggerKey } from './trigger.js';
+import { ingressTtl, MAX_TTL, TTL_USED_UP, ttlOf, withoutTtl, withTtl } from './ttl.js';
 import type { DeliverySpec, Destination, Trigger } from './trigger.js';
 
 export type DestinationRef = NonNullable<Destination['ref']>;
@@ -27,6 +28,8 @@ export interface BrokerLog {
 export interface BrokerOptions {
   name: string;
   namespace?: string;
+  /** The broker's address (its ingress URL; Knative's `status.address.url`): where replies go, named in a dead letter. */
+  address?: string;
   /** Triggers for this broker (others are ignored). */
   triggers: readonly Trigger[];
   /** The broker's `spec.delivery`, used by triggers without their own. */
@@ -195,7 +198,8 @@ export class Broker {
       );
       return;
     }
-    const result = await deliver(event, url, plan, {
+    // the subscriber gets the event without the broker's TTL (Knative's filter deletes it)
+    const result = await deliver(withoutTtl(event), url, plan, {
       send: (e, u, timeoutMs) =>
         emit(e, { sink: u, fetch: this.options.fetch, timeoutMs, headers: { Prefer: 'reply' } }),
       sleep: this.sleep,
@@ -203,11 +207,45 @@ export class Broker {
     });
     if (result.kind === 'delivered') {
       this.options.metrics?.delivered.inc(labels);
-      if (result.reply) this.publish(result.reply);
+      if (result.reply) await this.publishReply(trigger, event, result.reply, plan);
       return;
     }
     const reason: DeadLetterReason = result.exhausted ? 'retries-exhausted' : 'non-retryable';
     await this.deadLetter(trigger, event, url, result, plan, reason);
+  }
+
+  /**
+   * A subscriber's reply goes back into the broker with the TTL of the event it answered, which the
+   * ingress takes one off (./ttl.ts); when that leaves 0 the ingress refuses it (400) and, as
+   * Knative's dispatcher does with a reply it could not forward, the event that was answered goes
+   * to the dead-letter sink, the broker named as the destination.
+   */
+  private async publishReply(
+    trigger: Trigger,
+    answered: Event,
+    reply: Event,
+    plan: DeliveryPlan,
+  ): Promise<void> {
+    const ttl = ingressTtl(withTtl(reply, ttlOf(answered) ?? MAX_TTL));
+    if (ttl > 0) {
+      this.publish(withTtl(reply, ttl));
+      return;
+    }
+    this.options.metrics?.rejected.inc({ broker: this.key });
+    const failure = {
+      kind: 'failed',
+      attempts: 1,
+      code: 400,
+      body: TTL_USED_UP,
+      reason: TTL_USED_UP,
+      exhausted: false,
+    } as const;
+    await this.deadLetter(trigger, answered, this.address, failure, plan, 'reply-refused');
+  }
+
+  /** Where replies go: the configured address, else a name for the broker. */
+  private get address(): string {
+    return this.options.address ?? `broker:${this.key}`;
   }
 
   private async deadLetter(

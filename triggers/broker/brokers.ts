@@ -20,6 +20,8 @@ export interface BrokerSetOptions {
   metrics: BrokerMetrics;
   log: Logger;
   stateDir?: string;
+  /** The ingress's base URL: each broker's address is `<ingressUrl>/<namespace>/<name>`. */
+  ingressUrl?: string;
   fetch?: FetchLike;
   /** One fault injector for every broker (off unless set). */
   faults?: BrokerFaults;
@@ -31,6 +33,7 @@ export function createBrokers(o: BrokerSetOptions): Broker[] {
       new Broker({
         name: b.name,
         namespace: b.namespace,
+        ...(o.ingressUrl !== undefined ? { address: `${o.ingressUrl}/${b.namespace}/${b.name}` } : {}),
         triggers: o.triggers,
         delivery: b.delivery,
         resolve: o.resolve,

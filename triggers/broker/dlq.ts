@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../shared/files/atomic.js';
 import type { KnativeErrorExtension } from '../../shared/events/index.js';
 
-export const DEAD_LETTER_REASONS = ['non-retryable', 'retries-exhausted', 'unresolved-subscriber'] as const;
+export const DEAD_LETTER_REASONS = [
+  'non-retryable',
+  'retries-exhausted',
+  'unresolved-subscriber',
+  /** The subscriber's reply was refused by the broker (its TTL used up): the event it answered is the letter. */
+  'reply-refused',
+] as const;
 export type DeadLetterReason = (typeof DEAD_LETTER_REASONS)[number];
 
 export interface DeadLetter {

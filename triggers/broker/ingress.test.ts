@@ -194,6 +194,23 @@ describe('broker ingress', () => {
     expect(sub.seen.slice(before).map((h) => h['ce-id'])).toEqual(['a1', 'a2']);
   });
 
+  it('keeps the broker TTL as Knative: 400 for an event whose knativebrokerttl is used up, and the subscriber never sees it', async () => {
+    const before = sub.seen.length;
+    for (const ttl of ['1', '0', '-3']) {
+      const res = await post({ ...BASE, 'ce-id': `ttl-${ttl}`, 'ce-knativebrokerttl': ttl });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toMatch(/knativebrokerttl is used up/);
+    }
+    // one left after the ingress took its one off; none at all (a new event) or no integer: the maximum
+    expect((await post({ ...BASE, 'ce-id': 'ttl-2', 'ce-knativebrokerttl': '2' })).status).toBe(202);
+    expect((await post({ ...BASE, 'ce-id': 'ttl-new' })).status).toBe(202);
+    expect((await post({ ...BASE, 'ce-id': 'ttl-x', 'ce-knativebrokerttl': 'x' })).status).toBe(202);
+    await broker.idle();
+    const seen = sub.seen.slice(before);
+    expect(seen.map((h) => h['ce-id'])).toEqual(['ttl-2', 'ttl-new', 'ttl-x']);
+    expect(seen.filter((h) => 'ce-knativebrokerttl' in h)).toEqual([]);
+  });
+
   it('answers 404 for an unknown broker and 405 for GET; /healthz needs no token', async () => {
     expect((await post(BASE, '', '/default/nope')).status).toBe(404);
     expect((await fetch(`${ingress.url}/`, { headers: AUTH })).status).toBe(405);
@@ -202,7 +219,8 @@ describe('broker ingress', () => {
 
   it('serves the counters on /metrics', async () => {
     const text = await (await fetch(`${ingress.url}/metrics`, { headers: AUTH })).text();
-    expect(text).toMatch(/broker_events_rejected_total\{broker="default\/default"\} 6/);
+    // the six malformed events and the three whose TTL was used up, above
+    expect(text).toMatch(/broker_events_rejected_total\{broker="default\/default"\} 9/);
     expect(text).toMatch(
       /broker_events_delivered_total\{broker="default\/default",trigger="default\/fn"\} \d+/,
     );

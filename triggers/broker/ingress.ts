@@ -3,7 +3,8 @@
  * (Knative's broker ingress path); senders in the same process (the embedded landscape's sources
  * and brokers) get the same answers without an HTTP request (`RunningIngress.deliveries`). Every event is validated with the CloudEvents SDK: a malformed
  * one gets 400 with the problems (the sender must not retry it); a valid one 202 Accepted once it
- * is queued for fan-out. `GET /healthz`; `GET /metrics` when a registry is given.
+ * is queued for fan-out, with Knative's broker TTL (`knativebrokerttl`, ./ttl.ts): 255 for a new
+ * event, one less for one that has it (a reply), 400 when that leaves 0. `GET /healthz`; `GET /metrics` when a registry is given.
  *
  * With a `token` (the embedded landscape always gives one) every request but `GET /healthz` must
  * carry `Authorization: Bearer <token>`, else 401 before anything is read or routed; the token
@@ -29,6 +30,7 @@ import {
 import type { Broker } from './broker.js';
 import type { BrokerFaults } from './faults.js';
 import type { BrokerMetrics } from './metrics.js';
+import { ingressTtl, TTL_USED_UP, withTtl } from './ttl.js';
 
 export interface IngressOptions {
   /** The first one also answers `POST /`. */
@@ -116,16 +118,32 @@ async function accept(options: IngressOptions, broker: Broker, req: IngressReque
   } catch (err) {
     return err instanceof TooLarge ? answer(413, 'event too large') : answer(400, 'unreadable body');
   }
+  return publishDecoded(options, broker, req.headers, body);
+}
+
+/** Decodes the event and publishes it with its TTL (Knative's TTLDefaulter, then its check: ./ttl.ts). */
+function publishDecoded(
+  options: IngressOptions,
+  broker: Broker,
+  headers: IngressRequest['headers'],
+  body: Buffer,
+): IngressAnswer {
+  let ttl: number;
   try {
     // the body passes through as it came (Knative's broker: shared/events `rawData`)
-    const event = decodeHttpEvent({ headers: req.headers, body }, { rawData: true });
-    broker.publish(event);
-    return answer(202);
+    const event = decodeHttpEvent({ headers, body }, { rawData: true });
+    ttl = ingressTtl(event);
+    if (ttl > 0) {
+      broker.publish(withTtl(event, ttl));
+      return answer(202);
+    }
   } catch (err) {
     if (!(err instanceof MalformedEventError)) throw err;
     options.metrics?.rejected.inc({ broker: broker.key });
     return answer(400, err.message);
   }
+  options.metrics?.rejected.inc({ broker: broker.key });
+  return answer(400, TTL_USED_UP);
 }
 
 /** Whether the request may go on: always without a token, else only with the bearer token. */

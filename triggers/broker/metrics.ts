@@ -22,7 +22,12 @@ export function brokerMetrics(registry: Registry): BrokerMetrics {
     received: counter(registry, 'broker_events_received_total', 'Valid events accepted by the ingress', [
       'broker',
     ]),
-    rejected: counter(registry, 'broker_events_rejected_total', 'Malformed events answered 400', ['broker']),
+    rejected: counter(
+      registry,
+      'broker_events_rejected_total',
+      'Events answered 400: malformed, or their TTL used up',
+      ['broker'],
+    ),
     delivered: counter(registry, 'broker_events_delivered_total', 'Events delivered to a subscriber', [
       'broker',
       'trigger',

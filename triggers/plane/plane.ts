@@ -161,6 +161,7 @@ async function assemble(
   const ingressFetch = withIngressAuth(viaIngress, token, ingressUrl);
   const brokers = createBrokers({
     ...s.manifests,
+    ingressUrl,
     resolve,
     metrics,
     log: s.log,
