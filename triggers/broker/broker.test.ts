@@ -5,7 +5,7 @@ import { Broker } from './broker.js';
 import type { BrokerOptions } from './broker.js';
 import { MemoryDeadLetterStore } from './dlq.js';
 import { brokerMetrics } from './metrics.js';
-import { MAX_TTL, withTtl } from './ttl.js';
+import { MAX_TTL } from './ttl.js';
 import type { DeliverySpec, Trigger } from './trigger.js';
 
 const event = buildEvent({
@@ -124,7 +124,8 @@ describe('Broker delivery', () => {
         subscriber: 'http://sub/',
         reason: 'retries-exhausted',
         attempts: 4,
-        event: event.toJSON(),
+        // as the broker held it: with the TTL it got (Knative's dispatcher sends that message)
+        event: { ...event.toJSON(), knativebrokerttl: 255 },
         extensions: { knativeerrordest: 'http://sub/', knativeerrorcode: 500, knativeerrordata: b64('boom') },
       },
     ]);
@@ -369,7 +370,7 @@ describe('Broker delivery', () => {
       address: 'http://ingress/default/default',
     });
     // as the ingress hands it on: three hops left
-    broker.publish(withTtl(buildEvent({ id: 'start', type: 'loop', source: '/s' }), 3));
+    broker.publish(buildEvent({ id: 'start', type: 'loop', source: '/s' }), 3);
     await broker.idle();
     // start (3), r1 (2), r2 (1); r3 would have 0: refused
     expect(seen).toEqual([
@@ -387,28 +388,32 @@ describe('Broker delivery', () => {
     });
   });
 
-  it('gives a reply to an event without a TTL (published in-process, not through the ingress) the maximum less one', async () => {
+  it("gives a reply the answered event's TTL less one (the maximum for one published without), whatever TTL the reply carries", async () => {
     const { net, broker } = setup([
       trigger('a', { attributes: { type: 'a' } }),
       trigger('b', { attributes: { type: 'b' } }),
     ]);
-    const reply = encodeBinary(buildEvent({ id: 'rb', type: 'b', source: '/a' }));
+    // the subscriber's reply carries a TTL of its own: the broker's wins, and the next subscriber sees none
+    const reply = encodeBinary(buildEvent({ id: 'rb', type: 'b', source: '/a', knativebrokerttl: 9 }));
     net.script['http://a/'] = [
       () => new Response(reply.body as string, { status: 200, headers: reply.headers }),
     ];
-    const published: Event[] = [];
+    const published: [string, unknown, number | undefined][] = [];
     const publish = broker.publish.bind(broker);
-    broker.publish = (e: Event): number => {
-      published.push(e);
-      return publish(e);
+    broker.publish = (e: Event, ttl?: number): number => {
+      published.push([e.id, e.knativebrokerttl, ttl]);
+      return publish(e, ttl);
     };
     broker.publish(buildEvent({ id: 'ea', type: 'a', source: '/s' }));
     await broker.idle();
-    expect(published.map((e) => [e.id, e.knativebrokerttl])).toEqual([
-      ['ea', undefined],
-      ['rb', MAX_TTL - 1],
+    expect(published).toEqual([
+      ['ea', undefined, undefined],
+      ['rb', undefined, MAX_TTL - 1],
     ]);
-    expect(net.requests.map((r) => r.event.id)).toEqual(['ea', 'rb']);
+    expect(net.requests.map((r) => [r.event.id, r.headers['ce-knativebrokerttl']])).toEqual([
+      ['ea', undefined],
+      ['rb', undefined],
+    ]);
   });
 
   it('ignores triggers of other brokers', () => {

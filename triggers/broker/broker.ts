@@ -14,7 +14,7 @@ import type { BrokerFaults } from './faults.js';
 import { matches } from './filter.js';
 import type { BrokerMetrics } from './metrics.js';
 import { triggerKey } from './trigger.js';
-import { ingressTtl, MAX_TTL, TTL_USED_UP, ttlOf, withoutTtl, withTtl } from './ttl.js';
+import { MAX_TTL, TTL_USED_UP, withoutTtl, withTtl } from './ttl.js';
 import type { DeliverySpec, Destination, Trigger } from './trigger.js';
 
 export type DestinationRef = NonNullable<Destination['ref']>;
@@ -124,13 +124,17 @@ export class Broker {
     return this.triggers.filter((t) => matches(t, event));
   }
 
-  /** Queues the (already validated) event for every matching trigger; returns how many. */
-  publish(event: Event): number {
+  /**
+   * Queues the (already validated) event for every matching trigger; returns how many. `ttl` is
+   * the broker TTL the ingress gave it (./ttl.ts): it rides beside the event, not in it, because a
+   * subscriber gets the event without it; the event must not carry `knativebrokerttl` itself.
+   */
+  publish(event: Event, ttl = MAX_TTL): number {
     this.options.metrics?.received.inc({ broker: this.key });
     const targets = this.route(event);
     for (const trigger of targets) {
       for (const holdMs of this.options.faults?.plan() ?? [0])
-        this.track(this.schedule(trigger, event, holdMs));
+        this.track(this.schedule(trigger, event, ttl, holdMs));
     }
     return targets.length;
   }
@@ -158,8 +162,8 @@ export class Broker {
   }
 
   /** One delivery, after an injected hold (none unless faults are on); the hold takes no concurrency slot. */
-  private schedule(trigger: Trigger, event: Event, holdMs: number): Promise<void> {
-    const run = (): Promise<void> => this.limitFor(trigger)(() => this.dispatch(trigger, event));
+  private schedule(trigger: Trigger, event: Event, ttl: number, holdMs: number): Promise<void> {
+    const run = (): Promise<void> => this.limitFor(trigger)(() => this.dispatch(trigger, event, ttl));
     return holdMs > 0 ? this.sleep(holdMs).then(run) : run();
   }
 
@@ -175,7 +179,7 @@ export class Broker {
     return plan;
   }
 
-  private async dispatch(trigger: Trigger, event: Event): Promise<void> {
+  private async dispatch(trigger: Trigger, event: Event, ttl: number): Promise<void> {
     const labels = { broker: this.key, trigger: triggerKey(trigger) };
     const plan = this.planFor(trigger);
     const url = resolveDestination(trigger.subscriber, trigger, this.options.resolve);
@@ -190,7 +194,7 @@ export class Broker {
       } as const;
       await this.deadLetter(
         trigger,
-        event,
+        withTtl(event, ttl),
         describeRef(trigger.subscriber),
         failure,
         plan,
@@ -199,7 +203,7 @@ export class Broker {
       return;
     }
     // the subscriber gets the event without the broker's TTL (Knative's filter deletes it)
-    const result = await deliver(withoutTtl(event), url, plan, {
+    const result = await deliver(event, url, plan, {
       send: (e, u, timeoutMs) =>
         emit(e, { sink: u, fetch: this.options.fetch, timeoutMs, headers: { Prefer: 'reply' } }),
       sleep: this.sleep,
@@ -207,11 +211,12 @@ export class Broker {
     });
     if (result.kind === 'delivered') {
       this.options.metrics?.delivered.inc(labels);
-      if (result.reply) await this.publishReply(trigger, event, result.reply, plan);
+      if (result.reply) await this.publishReply(trigger, event, ttl, result.reply, plan);
       return;
     }
     const reason: DeadLetterReason = result.exhausted ? 'retries-exhausted' : 'non-retryable';
-    await this.deadLetter(trigger, event, url, result, plan, reason);
+    // the letter is the event as the broker held it: with its TTL (what Knative's dispatcher sends)
+    await this.deadLetter(trigger, withTtl(event, ttl), url, result, plan, reason);
   }
 
   /**
@@ -223,12 +228,14 @@ export class Broker {
   private async publishReply(
     trigger: Trigger,
     answered: Event,
+    ttl: number,
     reply: Event,
     plan: DeliveryPlan,
   ): Promise<void> {
-    const ttl = ingressTtl(withTtl(reply, ttlOf(answered) ?? MAX_TTL));
-    if (ttl > 0) {
-      this.publish(withTtl(reply, ttl));
+    // the answered event's TTL set on the reply (whatever TTL the reply carried), then the ingress's step
+    const next = Math.max(ttl - 1, 0);
+    if (next > 0) {
+      this.publish(withoutTtl(reply), next);
       return;
     }
     this.options.metrics?.rejected.inc({ broker: this.key });
@@ -240,7 +247,7 @@ export class Broker {
       reason: TTL_USED_UP,
       exhausted: false,
     } as const;
-    await this.deadLetter(trigger, answered, this.address, failure, plan, 'reply-refused');
+    await this.deadLetter(trigger, withTtl(answered, ttl), this.address, failure, plan, 'reply-refused');
   }
 
   /** Where replies go: the configured address, else a name for the broker. */

@@ -30,7 +30,7 @@ import {
 import type { Broker } from './broker.js';
 import type { BrokerFaults } from './faults.js';
 import type { BrokerMetrics } from './metrics.js';
-import { ingressTtl, TTL_USED_UP, withTtl } from './ttl.js';
+import { ingressTtl, TTL_USED_UP, withoutTtl } from './ttl.js';
 
 export interface IngressOptions {
   /** The first one also answers `POST /`. */
@@ -134,7 +134,7 @@ function publishDecoded(
     const event = decodeHttpEvent({ headers, body }, { rawData: true });
     ttl = ingressTtl(event);
     if (ttl > 0) {
-      broker.publish(withTtl(event, ttl));
+      broker.publish(withoutTtl(event), ttl);
       return answer(202);
     }
   } catch (err) {

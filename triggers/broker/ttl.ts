@@ -42,7 +42,7 @@ export function withTtl(event: Event, ttl: number): Event {
   return event.cloneWith({ [TTL_ATTRIBUTE]: ttl }, false);
 }
 
-/** The event as a subscriber gets it: without the broker's TTL. */
+/** The event as a subscriber gets it: without the broker's TTL (the same event when it has none). */
 export function withoutTtl(event: Event): Event {
   return (event as unknown as Record<string, unknown>)[TTL_ATTRIBUTE] === undefined
     ? event
