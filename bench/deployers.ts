@@ -194,9 +194,20 @@ async function sideInChild(
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       stdio: ['ignore', 'inherit', 'inherit'],
     });
+    // a signal to this process alone (a cancelled CI job, `timeout`) reaches the side too, whose own
+    // handlers stop its landscape, API server and redis-server
+    const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
+    const killOnExit = (): void => void child.kill('SIGTERM');
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    process.on('exit', killOnExit);
     const code = await new Promise<number | null>((resolve, reject) => {
       child.once('error', reject);
       child.once('exit', (c) => resolve(c));
+    }).finally(() => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      process.off('exit', killOnExit);
     });
     if (code !== 0) throw new Error(`the ${side} side exited with ${String(code)}`);
     return JSON.parse(await readFile(file, 'utf8')) as InProcessSide | EndToEndResult;
@@ -239,7 +250,8 @@ function notes(m: Measured, o: DeployersOptions): string[] {
     lines.push(
       `Rounds: ${m.rounds.length}, each the in-process side (a fresh API server and redis-server) and then the landscape`,
       '(a fresh landscape), alternating so that a drift in the machine speed touches both alike; the goals take',
-      "the median landscape items/s and the median of the rounds' ratios; every other table is the median round's.",
+      "the median landscape items/s and the median of the rounds' ratios; the other tables are the median round's",
+      "(the responsibility check's: round 1's).",
     );
   lines.push(
     'Responsibility check: `checkItem` of the default config (mock, manifest) on items of type helm, created',

@@ -332,7 +332,7 @@ describe('Broker delivery', () => {
     expect(seen('http://slow/')).toEqual(['a', 'b', 'c']);
   });
 
-  it('still sends what was queued for a trigger removed meanwhile, and nothing new to it', async () => {
+  it('still sends what was queued for a trigger removed meanwhile (its queue is not dropped while busy), and nothing new to it', async () => {
     const { net, broker } = setup([trigger('gone'), trigger('stays')], { concurrency: 1 });
     let release!: () => void;
     const held = new Promise<Response>((r) => (release = () => r(new Response(null, { status: 202 }))));

@@ -17,6 +17,7 @@ import { emit, eventFromJSON } from '../../shared/events/index.js';
 import { writeFileAtomic } from '../../shared/files/atomic.js';
 import type { FetchLike } from '../../shared/events/index.js';
 import { JsonlDeadLetterStore, storesIn } from './dlq.js';
+import { TTL_ATTRIBUTE } from './ttl.js';
 import type { DeadLetter, DeadLetterStore } from './dlq.js';
 
 export const DLQ_COMMANDS = ['list', 'show', 'replay'] as const;
@@ -197,7 +198,10 @@ async function replayOne(
   io: DlqCliIo,
 ): Promise<boolean> {
   const { letter, store } = entry;
-  const result = await emit(eventFromJSON(letter.event), {
+  // a replay is a new send: without the broker TTL the letter kept (a reply refused at TTL 1 would
+  // be refused again), so the ingress gives it the maximum, as it does an event any sender posts
+  const { [TTL_ATTRIBUTE]: _ttl, ...event } = letter.event;
+  const result = await emit(eventFromJSON(event), {
     sink: target.url,
     fetch: io.fetch,
     timeoutMs: REPLAY_TIMEOUT_MS,

@@ -299,6 +299,36 @@ describe('broker ingress', () => {
     expect(await store.list()).toEqual([]);
   });
 
+  it('replays a letter refused at the end of its TTL as a new event (the ingress would refuse its TTL again)', async () => {
+    await store.add({
+      id: 'ttl-letter',
+      time: new Date().toISOString(),
+      broker: 'default/default',
+      trigger: 'default/fn',
+      subscriber: 'http://ingress/default/default',
+      reason: 'reply-refused',
+      attempts: 1,
+      event: {
+        specversion: '1.0',
+        id: 'ttl1',
+        source: '/s',
+        type: 'dev.landscape.requeue',
+        knativebrokerttl: 1,
+      },
+      extensions: {
+        knativeerrordest: 'http://ingress/default/default',
+        knativeerrorcode: 400,
+        knativeerrordata: '',
+      },
+    });
+    const before = sub.seen.length;
+    const args = ['replay', 'ttl-letter', '--dir', join(dir, 'dlq'), '--broker-url', ingress.url];
+    expect(await runDlqCli(args, io)).toBe(0);
+    await broker.idle();
+    expect(sub.seen.slice(before).map((h) => h['ce-id'])).toEqual(['ttl1']);
+    expect(await store.list()).toEqual([]);
+  });
+
   it('replays --all into the ingress URL from the state file', async () => {
     sub.statuses.push(500, 500, 500);
     const wire = encodeBinary(buildEvent({ id: 'dl2', type: 'dev.landscape.requeue', source: '/t' }));
