@@ -14,7 +14,7 @@ import type { BrokerFaults } from './faults.js';
 import { matches } from './filter.js';
 import type { BrokerMetrics } from './metrics.js';
 import { triggerKey } from './trigger.js';
-import { MAX_TTL, TTL_USED_UP, withoutTtl, withTtl } from './ttl.js';
+import { decremented, MAX_TTL, TTL_USED_UP, withoutTtl, withTtl } from './ttl.js';
 import type { DeliverySpec, Destination, Trigger } from './trigger.js';
 
 export type DestinationRef = NonNullable<Destination['ref']>;
@@ -233,7 +233,7 @@ export class Broker {
     plan: DeliveryPlan,
   ): Promise<void> {
     // the answered event's TTL set on the reply (whatever TTL the reply carried), then the ingress's step
-    const next = Math.max(ttl - 1, 0);
+    const next = decremented(ttl);
     if (next > 0) {
       this.publish(withoutTtl(reply), next);
       return;

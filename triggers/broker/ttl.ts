@@ -35,7 +35,12 @@ export function ttlOf(event: Event): number | undefined {
 /** The TTL the ingress gives an event it takes (Knative's TTLDefaulter); 0 or less: it refuses it. */
 export function ingressTtl(event: Event, maxTtl = MAX_TTL): number {
   const ttl = ttlOf(event);
-  return ttl === undefined ? maxTtl : Math.max(ttl - 1, 0);
+  return ttl === undefined ? maxTtl : decremented(ttl);
+}
+
+/** One hop through the ingress: one less, never below 0. */
+export function decremented(ttl: number): number {
+  return Math.max(ttl - 1, 0);
 }
 
 export function withTtl(event: Event, ttl: number): Event {
