@@ -8,8 +8,9 @@
  * count through their reaped times), RSS of the tree, the seconds replicas were alive, and any
  * esbuild process. Sides, one after the other in one run:
  * - `spec`: what `npm start` runs, each PingSource on its own schedule (one-minute granularity);
- *   its window waits, when needed, until it holds no resync (they fire every five minutes and fan
- *   out to every function of their family: work, not idle);
+ *   its window starts half a minute into a minute (each one-minute tick's start counted once) and,
+ *   when needed, waits until it holds no resync (they fire every five minutes and fan out to every
+ *   function of their family: work, not idle);
  * - `embedded`: `--embedded-schedules`, the sub-minute ticks tests and the drill opt in to (and the
  *   default before issue 16).
  * Goals (issue 16, for `spec`): ≤ 1 % of a core averaged over the window, ≤ 300 MB RSS in all, no
@@ -192,20 +193,46 @@ const RESYNC_EVERY_MS = 5 * 60_000;
 const RESYNC_AFTER_MS = 120_000;
 
 /**
- * How much longer to wait before a window of `windowMs` starting at `nowMs` holds no resync: the
- * window must start `afterMs` or more after the last five-minute boundary and end by the next one.
+ * The one-minute PingSources (requeue-tick, landscaper-monitoring: upstream's one-minute period) fire
+ * at the start of each minute; a tick's replica uses most of its CPU in the second after.
  */
-export function resyncFreeDelay(
+const TICK_EVERY_MS = 60_000;
+
+/** The first time at or after `t` that is `phase` into a period of `period`. */
+function alignUp(t: number, period: number, phase: number): number {
+  return Math.ceil((t - phase) / period) * period + phase;
+}
+
+export interface WindowStart {
+  /** How much longer to wait. */
+  delayMs: number;
+  /** False when no window of that length fits between two resyncs (it holds one then). */
+  resyncFree: boolean;
+}
+
+/**
+ * When the `spec` window of `windowMs` should start, from `nowMs`: half a tick period into a minute,
+ * so that a one-minute window holds each one-minute tick's start once (a window that starts on the
+ * minute, as it did before stop 38 whenever it waited for the resync, also held the first second
+ * of the next minute's starts: one tick start counted twice, ≈ 0.2 CPU-s), and, when a window of
+ * that length fits, `afterMs` or more after the last five-minute resync and ending by the next one.
+ */
+export function windowStart(
   nowMs: number,
   windowMs: number,
   everyMs = RESYNC_EVERY_MS,
   afterMs = RESYNC_AFTER_MS,
-): number {
-  const prev = Math.floor(nowMs / everyMs) * everyMs;
-  const next = prev + everyMs;
-  if (nowMs < prev + afterMs) return prev + afterMs - nowMs;
-  if (nowMs + windowMs <= next) return 0;
-  return next + afterMs - nowMs;
+  tickMs = TICK_EVERY_MS,
+): WindowStart {
+  const phase = tickMs / 2;
+  let start = alignUp(nowMs, tickMs, phase);
+  if (afterMs + windowMs + tickMs > everyMs) return { delayMs: start - nowMs, resyncFree: false };
+  for (;;) {
+    const prev = Math.floor(start / everyMs) * everyMs;
+    if (start < prev + afterMs) start = alignUp(prev + afterMs, tickMs, phase);
+    else if (start + windowMs > prev + everyMs) start = alignUp(prev + everyMs + afterMs, tickMs, phase);
+    else return { delayMs: start - nowMs, resyncFree: true };
+  }
 }
 
 async function measureSide(side: Side, o: Options): Promise<Result> {
@@ -221,11 +248,15 @@ async function measureSide(side: Side, o: Options): Promise<Result> {
     console.log(`${side}: ready after ${fmt(readyMs / 1000, 1)} s; settling ${o.settle / 1000} s`);
     await sleep(o.settle);
     // the own schedules' window is moved off the */5 resync (the embedded side resyncs every few
-    // seconds anyway): otherwise a run measures the resync's fan-out one time in three
-    const more = side === 'spec' ? resyncFreeDelay(Date.now(), o.window) : 0;
-    if (more > 0) {
-      console.log(`${side}: waiting ${fmt(more / 1000, 0)} s more, so that the window holds no */5 resync`);
-      await sleep(more);
+    // seconds anyway): otherwise a run measures the resync's fan-out one time in three; and it
+    // starts half a minute off the one-minute ticks' fires, so that each is counted once
+    if (side === 'spec') {
+      const at = windowStart(Date.now(), o.window);
+      const why = at.resyncFree
+        ? 'the window holds no */5 resync and starts half a minute off the one-minute ticks'
+        : `the window starts half a minute off the one-minute ticks (a ${fmt(o.window / 1000, 0)} s window cannot miss the */5 resync)`;
+      console.log(`${side}: waiting ${fmt(at.delayMs / 1000, 0)} s more: ${why}`);
+      await sleep(at.delayMs);
     }
     const m = await sample(proc.pid!, o.window);
     return { side, readyMs, bundles, ...m };
