@@ -226,7 +226,10 @@ export function windowStart(
 ): WindowStart {
   const phase = tickMs / 2;
   let start = alignUp(nowMs, tickMs, phase);
-  if (afterMs + windowMs + tickMs > everyMs) return { delayMs: start - nowMs, resyncFree: false };
+  // the resync cycles start on whole minutes (five of them): the first start after a resync's
+  // fan-out is the same in every cycle, and a window that does not fit from there fits nowhere
+  if (alignUp(afterMs, tickMs, phase) + windowMs > everyMs)
+    return { delayMs: start - nowMs, resyncFree: false };
   for (;;) {
     const prev = Math.floor(start / everyMs) * everyMs;
     if (start < prev + afterMs) start = alignUp(prev + afterMs, tickMs, phase);

@@ -27,6 +27,7 @@ describe('windowStart', () => {
     ['too late for this cycle: the next one', at(3, 31), MIN, at(7, 30)],
     ['the last start that ends by the next resync', at(3, 30), MIN, at(3, 30)],
     ['a two-minute window fits only at 2:30', at(2, 31), 2 * MIN, at(7, 30)],
+    ['the longest window that fits: 2:30 to 5:00', at(0, 0), 2.5 * MIN, at(2, 30)],
   ])('%s', (_name, now, windowMs, want) => {
     const got = windowStart(now, windowMs);
     expect(got).toEqual({ delayMs: want - now, resyncFree: true });
@@ -40,5 +41,7 @@ describe('windowStart', () => {
 
   it('a window too long to miss the resync is only aligned to the ticks', () => {
     expect(windowStart(at(1, 5), 4 * MIN)).toEqual({ delayMs: 25_000, resyncFree: false });
+    // one second longer than 2:30 to 5:00
+    expect(windowStart(at(1, 5), 2.5 * MIN + 1000)).toEqual({ delayMs: 25_000, resyncFree: false });
   });
 });
