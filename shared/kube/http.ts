@@ -112,8 +112,15 @@ function send(
   });
 }
 
-/** How long an idle kept-alive connection stays open (below the embedded API server's 65 s). */
-const IDLE_SOCKET_MS = 30_000;
+/**
+ * How long an idle kept-alive connection stays open: below kube-apiserver's 90 s idle timeout
+ * (which the embedded one keeps), so the client, not the server, closes an idle connection and no
+ * request is sent on one the server is closing; and above a minute, so a client that writes once
+ * a minute (the embedded landscape's activator for the one-minute ticks' Pods) keeps its
+ * connection instead of a TLS handshake each time. client-go keeps idle connections 90 s
+ * (http.DefaultTransport's IdleConnTimeout, apimachinery pkg/util/net/http.go SetTransportDefaults).
+ */
+export const IDLE_SOCKET_MS = 80_000;
 
 /**
  * One keep-alive agent per client (opt-in: `KubeClientOptions.keepAlive`), built from the TLS
@@ -122,8 +129,7 @@ const IDLE_SOCKET_MS = 30_000;
  * every request (tokens may be refreshed).
  * The TLS context (CA, client certificate and key parsed into OpenSSL's) is built once for the
  * agent too: Node builds one per connection unless `secureContext` is given, and a client opens
- * a connection for each request in parallel and again after IDLE_SOCKET_MS (the embedded
- * landscape's activator, between one-minute ticks, did so for every tick). The agent's TLS session
+ * a connection for each request in parallel and again after IDLE_SOCKET_MS. The agent's TLS session
  * cache (Node's default) lets such a new connection resume the session.
  */
 export class KeepAliveAgents {

@@ -1,4 +1,4 @@
-import { cacheKey, decodeCache, encodeCache, shouldWrite, type CacheUse } from './code-cache.js';
+import { asciiText, cacheKey, decodeCache, encodeCache, shouldWrite, type CacheUse } from './code-cache.js';
 
 const node20 = { version: 'v20.20.2', arch: 'x64' };
 const bundle = { size: 854_284, mtimeMs: 1_764_186_000_123.5 };
@@ -44,5 +44,23 @@ describe('shouldWrite', () => {
     ['none', true],
   ])('%s → %s', (use, write) => {
     expect(shouldWrite(use)).toBe(write);
+  });
+});
+
+describe('asciiText', () => {
+  it.each([
+    ['ASCII', Buffer.from('"use strict";var a=1;\n', 'latin1'), '"use strict";var a=1;\n'],
+    ['empty', Buffer.alloc(0), ''],
+  ])('decodes %s bytes as the same string UTF-8 gives', (_what, bytes, text) => {
+    expect(asciiText(bytes)).toBe(text);
+    expect(asciiText(bytes)).toBe(bytes.toString('utf8'));
+  });
+
+  it.each([
+    ['a BOM', Buffer.from('\uFEFFvar a=1;', 'utf8')],
+    ['UTF-8 text', Buffer.from('var s="größe";', 'utf8')],
+    ['a Latin-1 byte', Buffer.from([0x76, 0x61, 0x72, 0xe9])],
+  ])('leaves %s to Node (undefined)', (_what, bytes) => {
+    expect(asciiText(bytes)).toBeUndefined();
   });
 });

@@ -16,6 +16,7 @@
  * and the process writes a fresh one after its first response (atomically: temporary file, then
  * rename; a read-only file system leaves it without).
  */
+import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 
 export const CACHE_SUFFIX = '.codecache';
@@ -96,4 +97,14 @@ export function afterFirstResponse(): void {
   const fn = hooks[AFTER_FIRST_RESPONSE];
   hooks[AFTER_FIRST_RESPONSE] = undefined;
   fn?.();
+}
+
+/**
+ * The bundle's text decoded as Latin-1 when every byte is ASCII (the bundler writes ASCII only):
+ * the string Node's loader would read (V8 holds it as one-byte either way), without decoding
+ * 1.2 MB as UTF-8 (≈ 15 ms of a replica's start on the stop-39 machine, against ≈ 6 ms this way).
+ * Undefined when a byte is above 0x7f (a BOM, any UTF-8): then Node's own loader reads the file.
+ */
+export function asciiText(bytes: Buffer): string | undefined {
+  return isAscii(bytes) ? bytes.toString('latin1') : undefined;
 }

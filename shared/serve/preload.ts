@@ -16,11 +16,13 @@
  *   ./stack-map.ts, since Node maps only what its own loader compiled; LANDSCAPE_CODE_CACHE=report prints whether the cache was
  *   accepted, rejected by V8, or none was there for this bundle (one JSON line on stderr).
  */
+import { readFileSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
 import {
   bundleKey,
+  asciiText,
   CACHE_SUFFIX,
   readCache,
   setAfterFirstResponse,
@@ -90,11 +92,31 @@ function run(script: Script, module: CjsModule, filename: string): unknown {
   );
 }
 
+type Extension = (module: CjsModule, filename: string) => void;
+
 function cacheMainModule(): void {
   if (process.env['LANDSCAPE_CODE_CACHE'] === 'off') return;
   const main = process.argv[1] ? resolve(process.argv[1]) : undefined;
   if (!main || !/\.c?js$/.test(main)) return;
   const bundles = new Set([main, main.replace(/\.c?js$/, '.cjs')]);
+  // Node's loader reads a `.cjs` file with the handler of `.cjs` or, on Node 20, of `.js` (UTF-8)
+  const extensions = (Module as unknown as { _extensions: Record<string, Extension> })._extensions;
+  const ext = extensions['.cjs'] ? '.cjs' : '.js';
+  const readJs = extensions[ext];
+  if (readJs)
+    extensions[ext] = function (module: CjsModule, filename: string): void {
+      // a `.js` file may be an ES module (package type): left to Node's checks
+      if (!bundles.has(filename) || !filename.endsWith('.cjs')) return readJs.call(this, module, filename);
+      extensions[ext] = readJs;
+      let content: string | undefined;
+      try {
+        content = asciiText(readFileSync(filename));
+      } catch {
+        content = undefined;
+      }
+      if (content === undefined) return readJs.call(this, module, filename);
+      module._compile(content, filename);
+    };
   const proto = Module.prototype as unknown as CjsModule;
   const original = proto._compile;
   proto._compile = function (this: CjsModule, content: string, filename: string): unknown {

@@ -39,6 +39,12 @@ import type { Pki } from './auth/pki.js';
 import type { Persistence } from './storage/persist/index.js';
 import { RequestMetrics } from './endpoints/metrics.js';
 
+/**
+ * How long an idle connection stays open: kube-apiserver's `IdleTimeout` (90 s, "matches
+ * http.DefaultTransport keep-alive timeout"; staging/src/k8s.io/apiserver/pkg/server/secure_serving.go).
+ */
+export const IDLE_TIMEOUT_MS = 90_000;
+
 export interface ClusterOptions {
   name: string;
   /** 0 (the default) picks a free port on first start; restarts reuse it. */
@@ -207,7 +213,7 @@ export class Cluster {
   async start(): Promise<void> {
     if (this.server) return;
     const server = createServer(
-      { keepAliveTimeout: 65_000, cert: this.pki.cert, key: this.pki.key },
+      { keepAliveTimeout: IDLE_TIMEOUT_MS, cert: this.pki.cert, key: this.pki.key },
       requestHandler({
         token: this.token,
         tokenKey: this.tokenKey,

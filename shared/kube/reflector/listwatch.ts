@@ -1,8 +1,8 @@
 /**
  * The I/O of list and watch: a kind resolved to its URL (the product's GVK table, else discovery),
- * a paged list, and a watch stream read line by line over raw HTTPS with the kubeconfig's own
- * agent and credentials (one long request per watch; client-node would open a new TLS
- * connection per request anyway).
+ * a paged list, and a watch stream read line by line over raw HTTPS with the kubeconfig's
+ * credentials, over the caller's keep-alive agents (a reflector's) or else the kubeconfig's own
+ * agent (client-node's: a new TLS connection per request).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -12,6 +12,7 @@ import { gvkFor } from '../../api/gvk.js';
 import { groupVersionPath, kubeRequestJson, KubeRequestError, queryString } from '../index.js';
 import type { QueryValue } from '../index.js';
 import { lineSplitter } from '../../text/lines.js';
+import type { KeepAliveAgents } from '../http.js';
 import type { ResolvedKind, WatchedObject } from './types.js';
 
 /** A kind the API server does not serve. */
@@ -64,6 +65,7 @@ export async function listAll(
   kind: ResolvedKind,
   path: string,
   labelSelector: string,
+  keepAlive?: KeepAliveAgents,
   pageSize = 500,
 ): Promise<ListResult> {
   const items: WatchedObject[] = [];
@@ -71,7 +73,7 @@ export async function listAll(
   let resourceVersion = '';
   do {
     const query = { labelSelector, limit: pageSize, continue: cont };
-    const page = await kubeRequestJson<ObjectListBody>(kc, { method: 'GET', path, query });
+    const page = await kubeRequestJson<ObjectListBody>(kc, { method: 'GET', path, query }, keepAlive);
     for (const item of page.items ?? [])
       items.push({ apiVersion: kind.apiVersion, kind: kind.kind, ...item });
     resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
@@ -91,6 +93,8 @@ export interface WatchRequest {
   signal: AbortSignal;
   /** Socket inactivity limit (bookmarks keep a quiet watch alive). */
   idleTimeoutMs: number;
+  /** Keep-alive agents to send it over (else the kubeconfig's agent: a connection per watch). */
+  agents?: KeepAliveAgents;
   onLine: (line: WatchLine) => void;
 }
 
@@ -157,7 +161,8 @@ export async function watchOnce(kc: KubeConfig, req: WatchRequest): Promise<void
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new KubeRequestError('kubeconfig has no current cluster');
   const url = new URL(`${cluster.server}${req.path}${queryString({ ...req.query, watch: 'true' })}`);
-  const { headers, agent } = await connection(kc, url);
+  const { headers, agent: given } = await connection(kc, url);
+  const agent = req.agents ? req.agents.agentFor(given, url) : given;
   headers['accept'] = 'application/json';
   const transport = url.protocol === 'http:' ? http : https;
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {

@@ -12,6 +12,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { isGone } from '../index.js';
+import { KeepAliveAgents } from '../http.js';
 import type { Logger } from '../../log/index.js';
 import type { Accept } from './store.js';
 import {
@@ -56,6 +57,13 @@ export class Reflector {
   private failures = 0;
   private loop: Promise<void> | undefined;
   private markReady: (() => void) | undefined;
+  /**
+   * One keep-alive connection for the lists and watches in turn, as client-go's transport keeps
+   * its connection across a reflector's re-watches: a watch the server ends (its timeoutSeconds)
+   * leaves the connection open for the next one, instead of a TLS handshake (and a TLS context)
+   * per watch. A watch this side aborts closes its connection.
+   */
+  private readonly agents = new KeepAliveAgents();
   /** Resolves after the first list has been handed over. */
   readonly ready: Promise<void>;
 
@@ -86,6 +94,7 @@ export class Reflector {
     this.stopper.abort();
     this.current?.abort();
     await this.loop;
+    this.agents.destroy();
   }
 
   private get stopped(): boolean {
@@ -136,7 +145,13 @@ export class Reflector {
   }
 
   private async list(): Promise<void> {
-    const listed = await listAll(this.o.kubeConfig, this.o.kind, this.path, this.o.labelSelector);
+    const listed = await listAll(
+      this.o.kubeConfig,
+      this.o.kind,
+      this.path,
+      this.o.labelSelector,
+      this.agents,
+    );
     if (this.stopped) return;
     this.needList = false;
     this.resourceVersion = listed.resourceVersion;
@@ -166,6 +181,7 @@ export class Reflector {
   private async watch(current: AbortController): Promise<void> {
     const signal = AbortSignal.any([this.stopper.signal, current.signal]);
     await watchOnce(this.o.kubeConfig, {
+      agents: this.agents,
       path: this.path,
       query: {
         resourceVersion: this.resourceVersion,
