@@ -52,41 +52,42 @@ function reflector(): Reflector {
   });
 }
 
-it('goes over one TLS connection for its list and the watches the server ends', async () => {
+type Calls = { connects: number; requests: string[] };
+
+/** Runs `body` with a started reflector while counting TLS connects and the URLs requested. */
+async function counting(body: (r: Reflector, calls: () => Calls) => Promise<void>): Promise<void> {
   const connects = jest.spyOn(tls, 'connect');
   const requests = jest.spyOn(https, 'request');
-  const watches = (): number =>
-    requests.mock.calls.filter(([url]) => String(url).includes('watch=true')).length;
   const r = reflector();
   try {
     r.start();
     await r.ready;
-    // three watches ended by the server and a fourth one open
-    await waitFor('four watches', () => watches() >= 4);
-    expect(connects).toHaveBeenCalledTimes(1);
+    await body(r, () => ({
+      connects: connects.mock.calls.length,
+      requests: requests.mock.calls.map(([url]) => String(url)),
+    }));
   } finally {
     await r.stop();
     connects.mockRestore();
     requests.mockRestore();
   }
+}
+
+const isWatch = (url: string): boolean => url.includes('watch=true');
+
+it('goes over one TLS connection for its list and the watches the server ends', async () => {
+  await counting(async (_r, calls) => {
+    // three watches ended by the server and a fourth one open
+    await waitFor('four watches', () => calls().requests.filter(isWatch).length >= 4);
+    expect(calls().connects).toBe(1);
+  });
 });
 
 it('opens a new connection after a watch it aborted itself (a re-list)', async () => {
-  const connects = jest.spyOn(tls, 'connect');
-  const requests = jest.spyOn(https, 'request');
-  const lists = (): number =>
-    requests.mock.calls.filter(([url]) => !String(url).includes('watch=true')).length;
-  const r = reflector();
-  try {
-    r.start();
-    await r.ready;
-    await waitFor('the first watch', () => requests.mock.calls.length >= 2);
+  await counting(async (r, calls) => {
+    await waitFor('the first watch', () => calls().requests.filter(isWatch).length >= 1);
     r.relist();
-    await waitFor('the second list', () => lists() >= 2);
-    expect(connects).toHaveBeenCalledTimes(2);
-  } finally {
-    await r.stop();
-    connects.mockRestore();
-    requests.mockRestore();
-  }
+    await waitFor('the second list', () => calls().requests.filter((u) => !isWatch(u)).length >= 2);
+    expect(calls().connects).toBe(2);
+  });
 });
