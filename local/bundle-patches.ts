@@ -11,6 +11,12 @@
  * before the loop, which is V8's own way to turn an object into dictionary mode; the prototype ends
  * with the same properties (V8 makes it fast again when it is first used as a prototype).
  *
+ * Functions Framework (5.x) `build/src/server.js` (CPU per event) enters an AsyncLocalStorage around
+ * every request on Node ≥ 13 (its `asyncLocalStorageMiddleware`), whose store only the execution-id
+ * logging of LOG_EXECUTION_ID reads (`build/src/logger.js`, installed by main.js only then). On Node
+ * 20 an entered AsyncLocalStorage installs async hooks that every promise of the process pays for.
+ * The patch installs the middleware only with LOG_EXECUTION_ID on, as the logging it feeds.
+ *
  * Functions Framework (5.x) `build/src/function_wrappers.js` (CPU per event) runs every request in
  * a `domain` (`domain.create()`, `d.run`, `process.domain.bind` of the completion callback). Loading
  * node:domain installs an async hook that tracks every promise and async resource of the process
@@ -108,6 +114,20 @@ export const SOURCE_PATCHES: readonly SourcePatch[] = [
           '                ret.catch(errorHandler);',
           '            }',
           '        });',
+        ].join('\n'),
+      },
+    ],
+  },
+  {
+    module: '@google-cloud/functions-framework/build/src/server.js',
+    file: /\/node_modules\/@google-cloud\/functions-framework\/build\/src\/server\.js$/,
+    edits: [
+      {
+        find: '    if (options_1.logExecutionIdSupported) {\n        app.use(async_local_storage_1.asyncLocalStorageMiddleware);',
+        replace: [
+          '    // landscape bundle patch (local/bundle-patches.ts): the store only where LOG_EXECUTION_ID reads it',
+          '    if (options_1.logExecutionIdSupported && options.enableExecutionId) {',
+          '        app.use(async_local_storage_1.asyncLocalStorageMiddleware);',
         ].join('\n'),
       },
     ],

@@ -32,6 +32,7 @@ import { buildLock, fromCache, toCache, type CacheManifest, type InputStats } fr
 import { inputsOfRun } from './bundle-inputs.js';
 import { copyColdFiles } from './bundle-cold.js';
 import { bundlePlugins, LAZY_LISTS } from './bundle-plugins.js';
+import { SOURCE_PATCHES } from './bundle-patches.js';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPLICA_V8_FLAGS } from '../shared/serve/v8-flags.js';
@@ -127,8 +128,9 @@ function cacheKey(o: BundleOptions, handler: string): string {
     format: isCommonJs(o) ? 'cjs+preload+lazy2+mime+builtins+deps+cold' : 'esm',
     // the start script of the package.json beside the bundle names them
     flags: REPLICA_V8_FLAGS,
-    // what the plugins leave lazy or cold (a change to a list must build again)
+    // what the plugins leave lazy or cold, the source patches (a change must build again)
     lazy: LAZY_LISTS,
+    patches: SOURCE_PATCHES.map((p) => [p.module, p.edits]),
   });
   return `${o.name}-${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }

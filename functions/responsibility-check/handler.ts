@@ -28,7 +28,13 @@ import {
   type ItemKey,
 } from '../../shared/deployer/items.js';
 import type { DeployItem } from '../../shared/api/landscaper.js';
-import { emitOrThrow, offerReply, withoutReplies, type FetchLike } from '../../shared/events/index.js';
+import {
+  emitOrThrow,
+  offerReply,
+  replyingFunction,
+  withoutReplies,
+  type FetchLike,
+} from '../../shared/events/index.js';
 import {
   createKubeInstance,
   type FunctionInstance,
@@ -146,6 +152,9 @@ export function checkHandler(
     (r) => withoutReplies(() => dispatchAll(r.deps, r.config)),
   );
 }
+
+// its reconcile events go back as the answer to the delivery (shared/events/reply.ts)
+replyingFunction();
 
 export const instance = createCheckInstance();
 

@@ -21,6 +21,13 @@ export {
   plainHeaders,
   requestBodyBytes,
 } from './emit.js';
-export { offerReply, prefersReply, takeReply, withoutReplies, withReplySlot } from './reply.js';
+export {
+  offerReply,
+  prefersReply,
+  replyingFunction,
+  takeReply,
+  withoutReplies,
+  withReplySlot,
+} from './reply.js';
 export type { ReplyHeaders } from './reply.js';
 export type { EmitFailure, EmitOptions, EmitResponse, EmitResult, FetchAnswer, FetchLike } from './emit.js';

@@ -14,7 +14,12 @@
  *
  * The slot is per request (AsyncLocalStorage, entered around the framework's whole request
  * handling: its body parsing and the function's awaits keep it), so concurrent requests of one
- * replica never see each other's.
+ * replica never see each other's. Only in a process whose function said it replies
+ * (`replyingFunction()`, at load): on Node 20 an AsyncLocalStorage that is entered installs
+ * async hooks that every promise of the process pays for (a no-op CloudEvent function behind the
+ * framework's server: ≈ 12–20 % of its CPU per event, `npm run bench -- runtime`), so the
+ * functions that never reply (all but responsibility-check) enter none; their offers are refused
+ * and they emit to K_SINK, as without `Prefer: reply`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { encodeBinary, type Event } from './cloudevent.js';
@@ -31,6 +36,12 @@ interface ReplySlot {
 }
 
 const slots = new AsyncLocalStorage<ReplySlot>();
+let replying = false;
+
+/** This process's function may answer a delivery with an event (called once, at load). */
+export function replyingFunction(): void {
+  replying = true;
+}
 
 /** Whether a `Prefer` header asks for replies (`Prefer: reply`, any case, among other preferences). */
 export function prefersReply(prefer: string | string[] | undefined): boolean {
@@ -49,11 +60,13 @@ export function withReplySlot<T>(
   answer: ReplyHeaders,
   fn: () => T,
 ): T {
+  if (!replying) return fn();
   return slots.run({ accepted: prefersReply(prefer), answer }, fn);
 }
 
 /** Runs `fn` where no offer is taken (e.g. a pass that sends many events for one ping). */
 export function withoutReplies<T>(fn: () => T): T {
+  if (!replying) return fn();
   return slots.run({ accepted: false, answer: { setHeader: () => undefined } }, fn);
 }
 

@@ -11,10 +11,14 @@ import {
   decodeHttpEvent,
   offerReply,
   prefersReply,
+  replyingFunction,
   takeReply,
   withReplySlot,
 } from '../events/index.js';
 import { serveFunction } from './index.js';
+
+// this file's function answers with events (./reply-off.test.ts: a process whose function does not)
+replyingFunction();
 
 const emitted: string[] = [];
 

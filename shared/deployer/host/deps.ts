@@ -29,7 +29,7 @@ export interface RuntimeDeps {
   log: Logger;
   /** Retry delay when another replica holds the lock. */
   lockRetryMs: number;
-  /** Counts this reconcile as in flight (monitoring); returns its end. */
+  /** Counts this reconcile as in flight (monitoring); resolves with its end; never rejects (entered beside the lock). */
   inFlight?: () => Promise<() => Promise<void>>;
   /** The jobs this instance's steps took (events that carry the item). */
   jobs?: JobMemo;

@@ -105,8 +105,23 @@ function stepContext(
   };
 }
 
+/** The Context read (upstream's: uncached), sent beside the finalizer; its error waits for its turn. */
+type ContextCheck = Promise<{ error?: Error }>;
+
+function startContextCheck(deps: RuntimeDeps, item: DeployItem, deleting: boolean): ContextCheck {
+  return checkContext(deps, item, deleting).then(
+    () => ({}),
+    (error: unknown) => ({ error: error instanceof Error ? error : new Error(String(error)) }),
+  );
+}
+
 /** The plugin's step with everything the contract checks first. */
-async function pluginStep(deps: RuntimeDeps, item: DeployItem, deleting: boolean): Promise<StepResult> {
+async function pluginStep(
+  deps: RuntimeDeps,
+  item: DeployItem,
+  deleting: boolean,
+  context?: ContextCheck,
+): Promise<StepResult> {
   const ctx0 = stepContext(deps, item);
   ctx0.checkpoint(deleting ? 'delete' : 'reconcile');
   if (deleting && withoutUninstall(item)) {
@@ -116,7 +131,8 @@ async function pluginStep(deps: RuntimeDeps, item: DeployItem, deleting: boolean
   }
   const target = await readTarget(deps, item, deleting);
   const targetClient = await targetClientOf(deps, target, deleting);
-  await checkContext(deps, item, deleting);
+  const { error } = await (context ?? startContextCheck(deps, item, deleting));
+  if (error) throw error;
   if (!deleting && isProviderConfigurationEmpty(item.spec.config))
     throw providerConfigurationMissingError(deleting);
   await gate(deps, 'BeforeAnyReconcile', item, target);
@@ -125,9 +141,19 @@ async function pluginStep(deps: RuntimeDeps, item: DeployItem, deleting: boolean
   return deleting ? deps.plugin.delete(ctx) : deps.plugin.reconcile(ctx);
 }
 
-async function stepOutcome(deps: RuntimeDeps, item: DeployItem, deleting: boolean): Promise<StepOutcome> {
+async function stepOutcome(
+  deps: RuntimeDeps,
+  item: DeployItem,
+  deleting: boolean,
+  context?: ContextCheck,
+): Promise<StepOutcome> {
   try {
-    return applyStepResult(item.status, await pluginStep(deps, item, deleting), deps.now(), deleting);
+    return applyStepResult(
+      item.status,
+      await pluginStep(deps, item, deleting, context),
+      deps.now(),
+      deleting,
+    );
   } catch (err) {
     if (err instanceof HookAbort) throw err;
     return applyError(item.status, toDeployerError(err, deleting), deps.now(), deleting);
@@ -187,11 +213,16 @@ export function startsFromKnown(item: DeployItem): boolean {
 }
 
 /** The locked part: the item as known before the lock when startsFromKnown says so, else read. */
-async function lockedStep(deps: RuntimeDeps, ref: ItemRef, known?: DeployItem): Promise<RunOutcome> {
+async function lockedStep(
+  deps: RuntimeDeps,
+  ref: ItemRef,
+  after: Promise<unknown>[],
+  known?: DeployItem,
+): Promise<RunOutcome> {
   const start = deps.now();
   let outcome: RunOutcome | 'error' = 'error';
   try {
-    outcome = await lockedWork(deps, ref, known && startsFromKnown(known) ? known : undefined);
+    outcome = await lockedWork(deps, ref, after, known && startsFromKnown(known) ? known : undefined);
     return outcome;
   } catch (err) {
     if (!(err instanceof HookAbort)) throw err;
@@ -237,20 +268,31 @@ async function itemToWork(
   return (await maybeContinuous(deps, op.item)) ?? 'nothing-to-do';
 }
 
-async function lockedWork(deps: RuntimeDeps, ref: ItemRef, known?: DeployItem): Promise<RunOutcome> {
+/**
+ * The step under the lock. `after` gets what need not hold it (the finished job's note for the
+ * sibling replicas; this instance's own is at once), awaited by reconcileItem after the unlock.
+ */
+async function lockedWork(
+  deps: RuntimeDeps,
+  ref: ItemRef,
+  after: Promise<unknown>[],
+  known?: DeployItem,
+): Promise<RunOutcome> {
   let item = await itemToWork(deps, ref, known);
   if (typeof item === 'string') return item;
   const deleting = isDeleting(item);
   const job = startJob(item, deps.now(), deps.deployer);
+  let context: ContextCheck | undefined;
   if (!deleting) {
+    context = startContextCheck(deps, item, deleting);
     const finalized = await withFinalizer(deps, item, known !== undefined);
-    if (!finalized) return lockedWork(deps, ref);
+    if (!finalized) return lockedWork(deps, ref, after);
     item = finalized;
   }
   const working: DeployItem = { ...item, status: job.status };
-  const outcome = await stepOutcome(deps, working, deleting);
+  const outcome = await stepOutcome(deps, working, deleting, context);
   const result = await finish(deps, item, outcome);
-  if (result === 'finished') await deps.jobs?.finish(item, outcome.status.jobID);
+  if (result === 'finished' && deps.jobs) after.push(deps.jobs.finish(item, outcome.status.jobID));
   deps.log.info('reconciled', {
     deployItem: key(ref),
     jobID: outcome.status.jobID,
@@ -277,7 +319,12 @@ async function needsLock(deps: RuntimeDeps, item: DeployItem): Promise<boolean> 
 }
 
 /** The lock, the locked step, the End hooks; a held lock is looked at again after lockRetryMs. */
-async function underLock(deps: RuntimeDeps, ref: ItemRef, item: DeployItem): Promise<RunOutcome> {
+async function underLock(
+  deps: RuntimeDeps,
+  ref: ItemRef,
+  item: DeployItem,
+  after: Promise<unknown>[],
+): Promise<RunOutcome> {
   const target = {
     kind: 'DeployItem',
     namespace: ref.namespace,
@@ -286,7 +333,7 @@ async function underLock(deps: RuntimeDeps, ref: ItemRef, item: DeployItem): Pro
   };
   // an item no deployer has finished a job of was, as a rule, never locked: create first
   const hint = { absent: !item.status?.jobIDFinished };
-  const locked = await deps.locker.withLock(target, () => lockedStep(deps, ref, item), hint);
+  const locked = await deps.locker.withLock(target, () => lockedStep(deps, ref, after, item), hint);
   if (!locked.locked) {
     await deps.requeue(ref, deps.lockRetryMs);
     return 'locked-elsewhere';
@@ -306,12 +353,17 @@ async function itemOf(
 }
 
 /** underLock, with the item's job noted as taken by this instance while the step runs. */
-async function takeJob(deps: RuntimeDeps, ref: ItemRef, item: DeployItem): Promise<RunOutcome> {
+async function takeJob(
+  deps: RuntimeDeps,
+  ref: ItemRef,
+  item: DeployItem,
+  after: Promise<unknown>[],
+): Promise<RunOutcome> {
   const uid = item.metadata?.uid ?? '';
   const noted = deps.jobs?.start(item) ?? false;
   let result: RunOutcome | undefined;
   try {
-    result = await underLock(deps, ref, item);
+    result = await underLock(deps, ref, item, after);
     return result;
   } finally {
     const met = noted && deps.jobs!.end(uid);
@@ -336,10 +388,12 @@ export async function reconcileItem(
   if (carried && (await deps.jobs?.coversShared(carried))) return 'nothing-to-do';
   if (!(await responsible(deps, item))) return 'not-responsible';
   if (!(await needsLock(deps, item))) return 'nothing-to-do';
-  const done = deps.inFlight ? await deps.inFlight() : undefined;
+  // the in-flight count (monitoring only) is entered while the lock is taken, not before it
+  const entered = deps.inFlight?.();
+  const after: Promise<unknown>[] = [];
   try {
-    return await takeJob(deps, ref, item);
+    return await takeJob(deps, ref, item, after);
   } finally {
-    await done?.();
+    await Promise.all([...after, entered?.then((done) => done())]);
   }
 }

@@ -4,7 +4,8 @@
  * patch is looked at again), edits replace their anchors in order, a bundle of ioredis with the
  * patch gives the Redis client the same methods as ioredis loaded from node_modules and talks to a
  * real redis-server, and a bundle of the Functions Framework's server (shared/serve/framework.ts)
- * answers events as before without loading node:domain.
+ * answers events as before without loading node:domain, and enters its AsyncLocalStorage only
+ * where LOG_EXECUTION_ID reads it.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -116,7 +117,7 @@ describe('a bundle of the Functions Framework server with the patch', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers a resolved handler 204, a rejected one and a synchronous throw 500, and never loads node:domain', async () => {
+  it('answers a resolved handler 204, a rejected one and a synchronous throw 500, never loads node:domain, keeps the execution context for LOG_EXECUTION_ID only', async () => {
     const framework = join(process.cwd(), 'shared', 'serve', 'framework.js');
     const ffSrc = join(process.cwd(), 'node_modules', '@google-cloud', 'functions-framework', 'build', 'src');
     const entry = [
@@ -124,6 +125,9 @@ describe('a bundle of the Functions Framework server with the patch', () => {
       "import { request } from 'node:http';",
       `import { frameworkServer } from ${JSON.stringify(framework)};`,
       "ff.cloudEvent('ok', async () => undefined);",
+      `import { getCurrentContext } from ${JSON.stringify(join(ffSrc, 'async_local_storage.js'))};`,
+      'const contexts: boolean[] = [];',
+      "ff.cloudEvent('ctx', async () => { contexts.push(getCurrentContext() !== undefined); });",
       "ff.cloudEvent('rejects', async () => { throw new Error('boom'); });",
       // an HTTP function throwing synchronously: the wrapper's own try/catch (the cloudevent path makes every handler async)
       "ff.http('throws', () => { throw new Error('sync'); });",
@@ -146,11 +150,17 @@ describe('a bundle of the Functions Framework server with the patch', () => {
       '  statuses.push(await post((server.address() as { port: number }).port));',
       '  await new Promise((r) => server.close(r));',
       '}',
+      "for (const env of [{}, { LOG_EXECUTION_ID: 'true' }, {}]) {",
+      "  const server = frameworkServer('ctx', { env, write: (l) => lines.push(l), line: (_lvl, msg) => msg });",
+      "  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));",
+      '  statuses.push(await post((server.address() as { port: number }).port));',
+      '  await new Promise((r) => server.close(r));',
+      '}',
       "const http = getServer(getFunction('throws') as never, { ...parseOptions(['node', 's'], {}), target: 'throws', signatureType: 'http' });",
       "await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));",
       'statuses.push(await post((http.address() as { port: number }).port));',
       'await new Promise((r) => http.close(r));',
-      "process.stdout.write(JSON.stringify({ statuses, domain: process.moduleLoadList.includes('NativeModule domain') }));",
+      "process.stdout.write(JSON.stringify({ statuses, contexts, domain: process.moduleLoadList.includes('NativeModule domain') }));",
       '})();',
     ].join('\n');
     const out = await bundleEntry(dir, entry);
@@ -163,7 +173,12 @@ describe('a bundle of the Functions Framework server with the patch', () => {
         cwd: process.cwd(),
         stdio: ['ignore', 'pipe', 'ignore'],
       }),
-    ) as { statuses: number[]; domain: boolean };
-    expect(got).toEqual({ statuses: [204, 500, 204, 500], domain: false });
+    ) as { statuses: number[]; contexts: boolean[]; domain: boolean };
+    // the execution context exists only while LOG_EXECUTION_ID is on (unpatched: always)
+    expect(got).toEqual({
+      statuses: [204, 500, 204, 204, 204, 204, 500],
+      contexts: [false, true, false],
+      domain: false,
+    });
   }, 60_000);
 });
