@@ -117,7 +117,7 @@ describe('a bundle of the Functions Framework server with the patch', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers a resolved handler 204, a rejected one and a synchronous throw 500, never loads node:domain, keeps the execution context for LOG_EXECUTION_ID only', async () => {
+  it('answers a resolved handler 204, a rejected one and a synchronous throw 500, never loads node:domain, keeps the execution context for LOG_EXECUTION_ID only, makes requests and responses with Express’s prototypes', async () => {
     const framework = join(process.cwd(), 'shared', 'serve', 'framework.js');
     const ffSrc = join(process.cwd(), 'node_modules', '@google-cloud', 'functions-framework', 'build', 'src');
     const entry = [
@@ -143,9 +143,13 @@ describe('a bundle of the Functions Framework server with the patch', () => {
       '});',
       'const statuses: number[] = [];',
       'const lines: string[] = [];',
+      // what the server made each request and response as, before Express saw them
+      'const made: boolean[] = [];',
+      "const express = (req: { get?: unknown }, res: { status?: unknown }): void => { made.push(typeof req.get === 'function' && typeof res.status === 'function'); };",
       'void (async () => {',
       "for (const name of ['ok', 'rejects', 'ok']) {",
       '  const server = frameworkServer(name, { env: {}, write: (l) => lines.push(l), line: (_lvl, msg) => msg });',
+      "  server.prependListener('request', express);",
       "  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));",
       '  statuses.push(await post((server.address() as { port: number }).port));',
       '  await new Promise((r) => server.close(r));',
@@ -157,10 +161,11 @@ describe('a bundle of the Functions Framework server with the patch', () => {
       '  await new Promise((r) => server.close(r));',
       '}',
       "const http = getServer(getFunction('throws') as never, { ...parseOptions(['node', 's'], {}), target: 'throws', signatureType: 'http' });",
+      "http.prependListener('request', express);",
       "await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));",
       'statuses.push(await post((http.address() as { port: number }).port));',
       'await new Promise((r) => http.close(r));',
-      "process.stdout.write(JSON.stringify({ statuses, contexts, domain: process.moduleLoadList.includes('NativeModule domain') }));",
+      "process.stdout.write(JSON.stringify({ statuses, contexts, made, domain: process.moduleLoadList.includes('NativeModule domain') }));",
       '})();',
     ].join('\n');
     const out = await bundleEntry(dir, entry);
@@ -173,11 +178,14 @@ describe('a bundle of the Functions Framework server with the patch', () => {
         cwd: process.cwd(),
         stdio: ['ignore', 'pipe', 'ignore'],
       }),
-    ) as { statuses: number[]; contexts: boolean[]; domain: boolean };
-    // the execution context exists only while LOG_EXECUTION_ID is on (unpatched: always)
+    ) as { statuses: number[]; contexts: boolean[]; made: boolean[]; domain: boolean };
+    // the execution context exists only while LOG_EXECUTION_ID is on (unpatched: always); the
+    // requests and responses are Express's from the start (unpatched: Node's until Express's
+    // handler sets their prototypes)
     expect(got).toEqual({
       statuses: [204, 500, 204, 204, 204, 204, 500],
       contexts: [false, true, false],
+      made: [true, true, true, true],
       domain: false,
     });
   }, 60_000);
