@@ -5,7 +5,7 @@ import { jest } from '@jest/globals';
 import { startTestServer, type TestServer } from '../../test/support/cluster.js';
 import type { AddressInfo } from 'node:net';
 import { createKubeClient } from './client.js';
-import { KeepAliveAgents } from './http.js';
+import { credentialsKeepable, KeepAliveAgents, kubeRequest, PREPARED_TTL_MS } from './http.js';
 import { kubeConfigFromYaml } from './config.js';
 
 /** A plain-HTTP server that answers `{}` and counts the connections it accepts. */
@@ -123,5 +123,86 @@ describe('KeepAliveAgents', () => {
     const agents = new KeepAliveAgents();
     expect(agents.agentFor(proxy, url)).toBe(proxy);
     proxy.destroy();
+  });
+});
+
+describe('KeepAliveAgents.prepare', () => {
+  it('asks the kubeconfig once per PREPARED_TTL_MS, and again after forget()', async () => {
+    const kc = kubeConfigFromYaml(kubeconfig('http://127.0.0.1:1'));
+    const asked = jest.spyOn(kc, 'applyToFetchOptions');
+    let t = 0;
+    const agents = new KeepAliveAgents(() => t);
+    const url = new URL('http://127.0.0.1:1/version');
+    try {
+      const first = await agents.prepare(kc, url);
+      expect(first.headers.authorization).toBe('Bearer t');
+      t = PREPARED_TTL_MS - 1;
+      expect(await agents.prepare(kc, url)).toBe(first);
+      expect(asked).toHaveBeenCalledTimes(1);
+      t = PREPARED_TTL_MS;
+      const second = await agents.prepare(kc, url);
+      expect(asked).toHaveBeenCalledTimes(2);
+      // the same TLS settings: the same kept agent
+      expect(second.agent).toBe(first.agent);
+      agents.forget();
+      await agents.prepare(kc, url);
+      expect(asked).toHaveBeenCalledTimes(3);
+    } finally {
+      agents.destroy();
+    }
+  });
+
+  it('asks again on every request where client-node renews the credentials (an exec plugin)', async () => {
+    const kc = kubeConfigFromYaml(kubeconfig('http://127.0.0.1:1'));
+    kc.users = [{ name: 'u', exec: { command: 'true' } }];
+    const asked = jest.spyOn(kc, 'applyToFetchOptions').mockResolvedValue({ headers: {} });
+    const agents = new KeepAliveAgents(() => 0);
+    const url = new URL('http://127.0.0.1:1/version');
+    await agents.prepare(kc, url);
+    await agents.prepare(kc, url);
+    expect(asked).toHaveBeenCalledTimes(2);
+    agents.destroy();
+  });
+
+  it('a 401 answer makes the next request ask the kubeconfig again', async () => {
+    let status = 401;
+    const server = http.createServer((_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const kc = kubeConfigFromYaml(kubeconfig(`http://127.0.0.1:${port}`));
+    const asked = jest.spyOn(kc, 'applyToFetchOptions');
+    const agents = new KeepAliveAgents();
+    try {
+      await expect(kubeRequest(kc, { method: 'GET', path: '/version' }, agents)).rejects.toThrow();
+      status = 200;
+      await kubeRequest(kc, { method: 'GET', path: '/version' }, agents);
+      await kubeRequest(kc, { method: 'GET', path: '/version' }, agents);
+      expect(asked).toHaveBeenCalledTimes(2);
+    } finally {
+      agents.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('credentialsKeepable', () => {
+  it.each([
+    ['a static token', { name: 'u', token: 't' }, true],
+    ['a client certificate', { name: 'u', certData: 'Yw==', keyData: 'aw==' }, true],
+    [
+      'the in-cluster token file',
+      { name: 'u', authProvider: { name: 'tokenFile', config: { tokenFile: '/t' } } },
+      true,
+    ],
+    ['an exec plugin', { name: 'u', exec: { command: 'x' } }, false],
+    ['an OIDC auth provider', { name: 'u', authProvider: { name: 'oidc', config: {} } }, false],
+  ])('%s: %s', (_name, user, want) => {
+    const kc = kubeConfigFromYaml(kubeconfig('http://127.0.0.1:1'));
+    kc.users = [user];
+    expect(credentialsKeepable(kc)).toBe(want);
   });
 });

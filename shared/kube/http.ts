@@ -123,10 +123,55 @@ function send(
 export const IDLE_SOCKET_MS = 80_000;
 
 /**
+ * How long a keep-alive client uses the request options it got from the kubeconfig before it asks
+ * again: client-node builds them anew on every call (the CA and client key decoded or read from
+ * their files, an Agent, node-fetch Headers; ~5 % of a deployer replica's CPU per API request in
+ * the deployers bench, 2026-11-28). client-go reads a token file at most once a minute
+ * (transport's cachingTokenSource) and client-node's FileAuth as often; a file the kubelet rotates
+ * stays valid long after. A 401 answer drops the kept options at once.
+ */
+export const PREPARED_TTL_MS = 10_000;
+
+/** The request options of the kubeconfig for one URL: its headers (lower-case names) and agent. */
+export interface RequestOptions {
+  headers: Record<string, string>;
+  agent: http.Agent | undefined;
+}
+
+interface Prepared extends RequestOptions {
+  kc: KubeConfig;
+  context: string;
+  protocol: string;
+  /** When `fetchOptions` was asked (KeepAliveAgents' clock). */
+  at: number;
+}
+
+/** client-node's fetch options for `url`, as plain headers and the agent it made for this request. */
+async function fetchOptions(kc: KubeConfig, url: URL): Promise<RequestOptions> {
+  const init = await kc.applyToFetchOptions({});
+  const given = (typeof init.agent === 'function' ? init.agent(url) : init.agent) as http.Agent | undefined;
+  return { headers: flattenHeaders(init.headers as HeaderBag | undefined), agent: given };
+}
+
+/**
+ * Whether the current user's credentials may be kept for PREPARED_TTL_MS: not with an exec plugin
+ * or an auth provider that renews tokens when they expire (client-node asks them on every call);
+ * a static token or certificate, or the in-cluster token file (`tokenFile`), may.
+ */
+export function credentialsKeepable(kc: KubeConfig): boolean {
+  const user = kc.getCurrentUser();
+  if (!user) return true;
+  if (user.exec) return false;
+  const provider = user.authProvider as { name?: string } | undefined;
+  return provider === undefined || provider.name === 'tokenFile';
+}
+
+/**
  * One keep-alive agent per client (opt-in: `KubeClientOptions.keepAlive`), built from the TLS
  * options of the first agent client-node hands out, so the CA is parsed and the handshake done
- * once instead of on every request. The Authorization header still comes from the KubeConfig on
- * every request (tokens may be refreshed).
+ * once instead of on every request. The Authorization header comes from the KubeConfig at most
+ * PREPARED_TTL_MS before the request (`prepare`), on every request where client-node renews the
+ * credentials itself (an exec plugin, an auth provider), and again after a 401 answer.
  * The TLS context (CA, client certificate and key parsed into OpenSSL's) is built once for the
  * agent too: Node builds one per connection unless `secureContext` is given, and a client opens
  * a connection for each request in parallel and again after IDLE_SOCKET_MS. The agent's TLS session
@@ -135,6 +180,48 @@ export const IDLE_SOCKET_MS = 80_000;
 export class KeepAliveAgents {
   private agent: http.Agent | undefined;
   private identity = '';
+  /** client-node's agent the kept one was last chosen for: the same object needs no new look. */
+  private chosenFor: http.Agent | undefined;
+  private prepared: Prepared | undefined;
+
+  /** `now`: a monotonic clock in ms (tests). */
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /**
+   * The kubeconfig's request options for `url` (its Authorization and other headers, the kept
+   * agent), from `kc.applyToFetchOptions` at most once per PREPARED_TTL_MS for a user whose
+   * credentials client-node does not renew on its own schedule (see `credentialsKeepable`);
+   * `forget` drops them (a 401 answer).
+   */
+  async prepare(kc: KubeConfig, url: URL): Promise<Prepared> {
+    const context = kc.getCurrentContext();
+    const p = this.prepared;
+    if (
+      p &&
+      p.kc === kc &&
+      p.context === context &&
+      p.protocol === url.protocol &&
+      this.now() - p.at < PREPARED_TTL_MS
+    )
+      return p;
+    const at = this.now();
+    const fresh = await fetchOptions(kc, url);
+    const next: Prepared = {
+      ...fresh,
+      agent: this.agentFor(fresh.agent, url),
+      kc,
+      context,
+      protocol: url.protocol,
+      at,
+    };
+    this.prepared = credentialsKeepable(kc) ? next : undefined;
+    return next;
+  }
+
+  /** Drops the kept request options: the next request asks the kubeconfig again. */
+  forget(): void {
+    this.prepared = undefined;
+  }
 
   /**
    * The kept agent for `base` (client-node's agent of this request). A proxy agent (another class
@@ -142,7 +229,9 @@ export class KeepAliveAgents {
    * identity changes (a client certificate an exec plugin renewed), a new agent replaces the kept one.
    */
   agentFor(base: http.Agent | undefined, url: URL): http.Agent | undefined {
-    if (base && base.constructor !== http.Agent && base.constructor !== https.Agent) return base;
+    if (isProxyAgent(base)) return base;
+    if (base !== undefined && base === this.chosenFor && this.agent) return this.agent;
+    this.chosenFor = base;
     const options = { ...((base as { options?: https.AgentOptions } | undefined)?.options ?? {}) };
     const identity = tlsIdentity(options);
     if (this.agent && identity === this.identity) return this.agent;
@@ -160,7 +249,14 @@ export class KeepAliveAgents {
   destroy(): void {
     this.agent?.destroy();
     this.agent = undefined;
+    this.chosenFor = undefined;
+    this.prepared = undefined;
   }
+}
+
+/** An agent of another class than Node's own (a proxy's): its connections go through the proxy. */
+function isProxyAgent(base: http.Agent | undefined): base is http.Agent {
+  return base !== undefined && base.constructor !== http.Agent && base.constructor !== https.Agent;
 }
 
 /** What the TLS context is built from (CA, client certificate and key), as one comparable string. */
@@ -176,10 +272,10 @@ function tlsIdentity(o: https.AgentOptions): string {
 }
 
 function requestHeaders(
-  bag: HeaderBag | undefined,
+  base: Record<string, string>,
   request: KubeHttpRequest,
 ): { headers: Record<string, string>; payload: string | undefined } {
-  const headers = flattenHeaders(bag);
+  const headers = { ...base };
   headers['accept'] = request.accept ?? ContentTypes.json;
   const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
   if (payload !== undefined) {
@@ -227,15 +323,15 @@ export async function kubeRequest(
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new KubeRequestError('kubeconfig has no current cluster');
   const url = new URL(`${cluster.server}${request.path}${queryString(request.query)}`);
-  const init = await kc.applyToFetchOptions({});
-  const { headers, payload } = requestHeaders(init.headers as HeaderBag | undefined, request);
-  const given = (typeof init.agent === 'function' ? init.agent(url) : init.agent) as http.Agent | undefined;
-  const agent = keepAlive ? keepAlive.agentFor(given, url) : given;
+  const prepared = keepAlive ? await keepAlive.prepare(kc, url) : await fetchOptions(kc, url);
+  const { headers, payload } = requestHeaders(prepared.headers, request);
+  const agent = prepared.agent;
   const options: https.RequestOptions = { method: request.method, headers, agent, signal: request.signal };
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const res = retry
     ? await sendRetrying(() => send(url, options, payload, timeoutMs), request.method, retry)
     : await send(url, options, payload, timeoutMs);
+  if (res.status === 401) keepAlive?.forget();
   if (res.status < 200 || res.status > 299) {
     throw new ApiException<string>(res.status, `${request.method} ${request.path}`, res.body, res.headers);
   }
