@@ -192,7 +192,7 @@ describe('FunctionLogs', () => {
     expect(await readFile(quiet.fileOf('fn'), 'utf8')).toContain('"msg":"hello"');
   });
 
-  it('writes the lines of one turn of the event loop without waiting for close', async () => {
+  it('writes the lines of FLUSH_DELAY_MS together without waiting for close', async () => {
     logs.line('fn', POD, 'stdout', 'one');
     logs.line('fn', POD, 'stdout', '{"msg":"two"}');
     const file = logs.fileOf('fn');

@@ -152,4 +152,43 @@ describe('createEmitter', () => {
     });
     expect(s.calls).toHaveLength(1);
   });
+
+  it('gives up an attempt after timeoutMs with a timeout error, and clears the timer of an answered one', async () => {
+    const { stream } = capture();
+    const signals: AbortSignal[] = [];
+    // never answers: rejects only when the signal aborts, with the reason as its cause (as node:http does)
+    const hanging: FetchLike = (_url, init) =>
+      new Promise((_resolve, reject) => {
+        const signal = init.signal!;
+        signals.push(signal);
+        signal.addEventListener('abort', () =>
+          reject(new Error('The operation was aborted', { cause: signal.reason })),
+        );
+      });
+    const emit = createEmitter({
+      logger: createLogger({ name: 't', destination: stream }),
+      sleep: () => Promise.resolve(),
+      fetch: hanging,
+      attempts: 1,
+      timeoutMs: 20,
+    });
+    const result = await emit('http://sink', event);
+    expect(result).toMatchObject({ delivered: false, attempts: 1 });
+    expect(!result.delivered && result.error).toMatch(/aborted/);
+    expect((signals[0].reason as DOMException).name).toBe('TimeoutError');
+    const answered: AbortSignal[] = [];
+    const quick = createEmitter({
+      logger: createLogger({ name: 't', destination: stream }),
+      sleep: () => Promise.resolve(),
+      fetch: (_url, init) => {
+        answered.push(init.signal!);
+        return Promise.resolve({ status: 202 });
+      },
+      timeoutMs: 20,
+    });
+    await quick('http://sink', event);
+    await new Promise((r) => setTimeout(r, 60));
+    // the answered attempt's signal never aborts: its timer went with the answer
+    expect(answered[0].aborted).toBe(false);
+  });
 });
