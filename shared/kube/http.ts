@@ -147,7 +147,7 @@ interface Prepared extends RequestOptions {
 }
 
 /** client-node's fetch options for `url`, as plain headers and the agent it made for this request. */
-async function fetchOptions(kc: KubeConfig, url: URL): Promise<RequestOptions> {
+export async function fetchOptions(kc: KubeConfig, url: URL): Promise<RequestOptions> {
   const init = await kc.applyToFetchOptions({});
   const given = (typeof init.agent === 'function' ? init.agent(url) : init.agent) as http.Agent | undefined;
   return { headers: flattenHeaders(init.headers as HeaderBag | undefined), agent: given };

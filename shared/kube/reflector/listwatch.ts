@@ -12,7 +12,7 @@ import { gvkFor } from '../../api/gvk.js';
 import { groupVersionPath, kubeRequestJson, KubeRequestError, queryString } from '../index.js';
 import type { QueryValue } from '../index.js';
 import { lineSplitter } from '../../text/lines.js';
-import type { KeepAliveAgents } from '../http.js';
+import { fetchOptions, type KeepAliveAgents } from '../http.js';
 import type { ResolvedKind, WatchedObject } from './types.js';
 
 /** A kind the API server does not serve. */
@@ -98,27 +98,6 @@ export interface WatchRequest {
   onLine: (line: WatchLine) => void;
 }
 
-type AgentOption = http.Agent | ((url: URL) => http.Agent) | undefined;
-
-async function connection(
-  kc: KubeConfig,
-  url: URL,
-): Promise<{ headers: Record<string, string>; agent?: http.Agent }> {
-  const init = await kc.applyToFetchOptions({});
-  const headers: Record<string, string> = {};
-  const bag = init.headers as unknown;
-  if (bag && typeof (bag as { forEach?: unknown }).forEach === 'function' && !Array.isArray(bag)) {
-    (bag as { forEach(cb: (v: string, k: string) => void): void }).forEach(
-      (v, k) => (headers[k.toLowerCase()] = v),
-    );
-  } else if (bag && typeof bag === 'object') {
-    for (const [k, v] of Object.entries(bag as Record<string, string>)) headers[k.toLowerCase()] = v;
-  }
-  const option = init.agent as AgentOption;
-  const agent = typeof option === 'function' ? option(url) : option;
-  return { headers, agent };
-}
-
 function readBody(res: http.IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -161,7 +140,7 @@ export async function watchOnce(kc: KubeConfig, req: WatchRequest): Promise<void
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new KubeRequestError('kubeconfig has no current cluster');
   const url = new URL(`${cluster.server}${req.path}${queryString({ ...req.query, watch: 'true' })}`);
-  const { headers, agent: given } = await connection(kc, url);
+  const { headers, agent: given } = await fetchOptions(kc, url);
   const agent = req.agents ? req.agents.agentFor(given, url) : given;
   headers['accept'] = 'application/json';
   const transport = url.protocol === 'http:' ? http : https;
