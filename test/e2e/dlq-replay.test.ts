@@ -131,7 +131,11 @@ spec:
     expect(new Set(dead.map((x) => String(x.extensions?.knativeerrorcode)))).toEqual(new Set(['500']));
     for (const name of ITEMS) expect(await phase(name)).not.toBe('Succeeded');
     // the function's log: the problem once per replica, then a short JSON line per event
-    const log = readFileSync(join(l.stateDir, 'logs', 'deployer-mock.log'), 'utf8');
+    // the function's log file gets its lines a moment after the answers they report (local/activator/logs.ts)
+    const log = await until('the answered-500 lines in the log', () => {
+      const text = readFileSync(join(l.stateDir, 'logs', 'deployer-mock.log'), 'utf8');
+      return Promise.resolve(text.includes('"msg":"event not handled: answered 500') ? text : undefined);
+    });
     expect(log).toMatch(
       /"msg":"invalid config; events are answered 500[^"]*","file":"[^"]*deployer-mock.yaml","problems":\["lockRetryDelay: /,
     );

@@ -449,9 +449,13 @@ it(
     for (const [name, n] of Object.entries(ALLOCATABLE)) expect(counts[name] ?? 0).toBeLessThanOrEqual(n);
     expect(counts).toEqual(ALLOCATABLE);
 
-    const scheduled = logLines('schedule-shoot').filter(
-      (x) => x.msg === 'Shoot successfully scheduled to seed',
-    );
+    // the function's log file gets its lines a moment after the writes they report (local/activator/logs.ts)
+    const scheduled = await until('a "successfully scheduled" line per shoot', () => {
+      const lines = logLines('schedule-shoot').filter(
+        (x) => x.msg === 'Shoot successfully scheduled to seed',
+      );
+      return Promise.resolve(new Set(lines.map((x) => x.shoot)).size >= names.length ? lines : undefined);
+    });
     expect(new Set(scheduled.map((x) => x.shoot))).toEqual(new Set(names.map((n) => `${DEV}/${n}`)));
     const pods = new Set(scheduled.map((x) => x.pod));
     expect(pods.size).toBeGreaterThanOrEqual(2);
