@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { RedisUnavailableError, type RedisHandle } from '../redis/index.js';
 import { createLogger, type Logger } from '../log/index.js';
 import { createWorkerCounter, type IntervalTimers } from './index.js';
+import { ENTER_SCRIPT } from './workers.js';
 
 function capture(): { log: Logger; lines: () => Record<string, unknown>[] } {
   const chunks: string[] = [];
@@ -22,7 +24,11 @@ function capture(): { log: Logger; lines: () => Record<string, unknown>[] } {
   return { log, lines };
 }
 
-/** A Redis whose MULTI records commands and answers ZCARD with `card`, or fails with `fail`. */
+/**
+ * A Redis that records the entry script's keys and arguments (answering its count with `card`, or
+ * failing with `fail`), the refresh's MULTI and the ZREM; the script itself runs against a real
+ * redis-server in test/integration/monitoring/workers.test.ts.
+ */
 function fakeRedis(opts: { card?: number; fail?: Error } = {}): {
   handle: RedisHandle;
   commands: unknown[][];
@@ -31,19 +37,24 @@ function fakeRedis(opts: { card?: number; fail?: Error } = {}): {
   const chain = (): Record<string, unknown> => {
     const replies: [null, unknown][] = [];
     const c: Record<string, unknown> = {};
-    for (const cmd of ['zremrangebyscore', 'zadd', 'zcard', 'pexpire']) {
+    for (const cmd of ['zadd', 'pexpire']) {
       c[cmd] = (...args: unknown[]) => {
         commands.push([cmd, ...args]);
-        replies.push([null, cmd === 'zcard' ? opts.card : 1]);
+        replies.push([null, 1]);
         return c;
       };
     }
-    c['exec'] = () => (opts.fail ? Promise.reject(opts.fail) : Promise.resolve(replies));
+    c['exec'] = () => Promise.resolve(replies);
     return c;
   };
   const client = {
     options: { host: '127.0.0.1', port: 1 },
     multi: chain,
+    evalsha: (sha: string, keyCount: number, ...rest: unknown[]) => {
+      expect(sha).toBe(createHash('sha1').update(ENTER_SCRIPT).digest('hex'));
+      commands.push(['enter', ...rest.slice(0, keyCount), '|', ...rest.slice(keyCount)]);
+      return opts.fail ? Promise.reject(opts.fail) : Promise.resolve(opts.card);
+    },
     zrem: (...args: unknown[]) => {
       commands.push(['zrem', ...args]);
       return Promise.resolve(1);
@@ -127,12 +138,8 @@ describe('createWorkerCounter with a recording Redis', () => {
     const inFlight = await counter.startReconcile(START);
     expect(inFlight.count).toBe(8);
     const key = 'landscape:monitoring:workers:deployer-mock';
-    expect(commands).toEqual([
-      ['zremrangebyscore', key, '-inf', 1_000_000],
-      ['zadd', key, 1_030_000, 'pod-a/r1'],
-      ['zcard', key],
-      ['pexpire', key, 60_000],
-    ]);
+    // expired entries before now out, this one scored by its expiry, its key kept twice the TTL
+    expect(commands).toEqual([['enter', key, '|', 1_000_000, 1_030_000, 'pod-a/r1', 60_000]]);
     expect(lines()).toEqual([
       {
         level: 'info',
@@ -146,7 +153,7 @@ describe('createWorkerCounter with a recording Redis', () => {
     expect(timers.fns.size).toBe(1);
     await inFlight.done();
     await inFlight.done();
-    expect(commands.slice(4)).toEqual([['zrem', key, 'pod-a/r1']]);
+    expect(commands.slice(1)).toEqual([['zrem', key, 'pod-a/r1']]);
     expect(timers.fns.size).toBe(0);
   });
 
