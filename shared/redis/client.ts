@@ -47,6 +47,9 @@ export function safeRedisUrl(url: string): string {
   return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
 }
 
+/** How long a disconnect waits for the socket to close before destroying it (ioredis: 2 s). */
+export const DISCONNECT_TIMEOUT_MS = 100;
+
 /** The ioredis options for these client options (pure). */
 export function redisOptions(opts: RedisClientOptions): RedisOptions {
   const maxRetries = opts.maxRetriesPerRequest ?? 1;
@@ -61,6 +64,11 @@ export function redisOptions(opts: RedisClientOptions): RedisOptions {
     connectTimeout: opts.connectTimeoutMs ?? 2000,
     commandTimeout: opts.commandTimeoutMs ?? 2000,
     retryStrategy: (times: number) => (times > maxReconnects ? null : Math.min(times * 100, 500)),
+    // ioredis's disconnect() ends the socket and arms a timer (2 s by default) that destroys it
+    // unless it closes first; a socket whose connect failed has closed already, so the timer stayed
+    // armed for its 2 s and held the process open that long (jest's "worker failed to exit"). Our
+    // disconnects follow a failed connect, or a QUIT already answered (the server closes then).
+    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
     ...(opts.connectionName ? { connectionName: opts.connectionName } : {}),
   };
 }

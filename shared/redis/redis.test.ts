@@ -2,7 +2,13 @@ import { CacheUsageError, SecretValueError } from './errors.js';
 import { assertCacheable, findSecret } from './guard.js';
 import { keyspace } from './keys.js';
 import { encodeJson } from './json.js';
-import { isConnectionError, redisOptions, safeRedisUrl, toRedisError } from './client.js';
+import {
+  DISCONNECT_TIMEOUT_MS,
+  isConnectionError,
+  redisOptions,
+  safeRedisUrl,
+  toRedisError,
+} from './client.js';
 import { RedisUnavailableError } from './errors.js';
 import { expiresAt, fromPttl, ttlSeconds } from './ttl.js';
 
@@ -89,6 +95,9 @@ describe('client options', () => {
     expect(o.commandTimeout).toBeLessThanOrEqual(2000);
     expect(o.retryStrategy?.(4)).toBeNull();
     expect(o.retryStrategy?.(1)).toBe(100);
+    // a failed connect's disconnect timer does not hold a process open 2 s
+    expect(o.disconnectTimeout).toBe(DISCONNECT_TIMEOUT_MS);
+    expect(DISCONNECT_TIMEOUT_MS).toBeLessThanOrEqual(100);
   });
   it.each([0, 4, 1.5])('refuses maxRetriesPerRequest %d', (n) => {
     expect(() => redisOptions({ url: 'redis://x', maxRetriesPerRequest: n })).toThrow(CacheUsageError);
