@@ -156,11 +156,7 @@ export function decodeHttpEvent(message: HttpMessage, options: DecodeOptions = {
   const problems = wireProblems(headers, body);
   if (problems.length > 0) throw new MalformedEventError(problems);
   try {
-    const plain = raw ? plainBinaryInit(headers) : undefined;
-    const event =
-      plain !== undefined
-        ? eventWithBytes(plain, message.body)
-        : withBytesIf(raw, sdkDecode(headers, raw ? undefined : body), message.body);
+    const event = raw ? rawBinaryEvent(headers, message.body) : sdkDecode(headers, body);
     event.validate();
     return event;
   } catch (err) {
@@ -168,8 +164,10 @@ export function decodeHttpEvent(message: HttpMessage, options: DecodeOptions = {
   }
 }
 
-function withBytesIf(raw: boolean, event: Event, body: HttpMessage['body']): Event {
-  return raw ? withBytes(event, body) : event;
+/** A binary-mode message with its body's bytes as the data: plainly where that is the SDK's parse, else through it. */
+function rawBinaryEvent(headers: Record<string, string>, body: HttpMessage['body']): Event {
+  const plain = plainBinaryInit(headers);
+  return plain !== undefined ? eventWithBytes(plain, body) : withBytes(sdkDecode(headers, undefined), body);
 }
 
 /** `ce-` names the SDK's binary parse treats apart from the other attributes. */
