@@ -4,7 +4,8 @@
  * the full landscape (source → broker → functions as processes), as items/s and their ratio; API
  * requests and bytes per reconcile, counted at the embedded API server, per step and by verb; and
  * the bytes the responsibility check reads for a 1 MB versus a 1 KB item it is not responsible for
- * (target: equal). The two sides run in rounds (default 3), alternating, so that a drift in the
+ * (target: equal). Each side first takes `--warmup` items of its own, unmeasured (a landscape that has
+ * been running: replicas started, code compiled; the report shows those items from zero too). The two sides run in rounds (default 3), alternating, so that a drift in the
  * machine's speed touches both alike: the goals take the median items/s through the landscape and
  * the median of the rounds' ratios; the detailed tables are those of the median round. Fails (exit 1) only when an item did not end Succeeded or a step answered
  * something unexpected, never because of speed. Every child process is killed at the end.
@@ -15,16 +16,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
-import { parseCommand, positiveInt, runBenchmark, secondsSince } from './common.js';
+import { nonNegativeInt, parseCommand, positiveInt, runBenchmark, secondsSince } from './common.js';
 import { API_SERVER_PLACES, runEndToEnd, type ApiServerPlace, type EndToEndResult } from './deployers/e2e.js';
 import { startHarness, type Harness } from './deployers/harness.js';
 import { runInProcess, type InProcessResult } from './deployers/inprocess.js';
 import { runResponsibility, type SizeResult } from './deployers/responsibility.js';
+import { roundsTable, warmupNotes } from './deployers/rounds.js';
 import {
   goalTable,
   medianRound,
   roundRates,
-  roundsTable,
   sideBySideTraffic,
   sizeFindings,
   sizeTable,
@@ -38,6 +39,8 @@ export const description =
 
 interface DeployersOptions {
   items: number;
+  /** Unmeasured items through each side before its measured ones (0: measured from zero). */
+  warmup: number;
   concurrency: number;
   checkRepeats: number;
   landscape: boolean;
@@ -71,12 +74,20 @@ type Side = (typeof SIDES)[number];
 
 const ITEMS_NS = 'bench-items';
 const SIZES_NS = 'bench-sizes';
+/** Where each side's warm-up items go: apart from the measured ones and their counts. */
+const WARMUP_NS = 'bench-warmup';
 
 /** The options; commander's exit code when it printed the help or a usage error. */
 function parseOptions(argv: string[]): DeployersOptions | number {
   const cmd = new Command('deployers')
     .description(description)
     .option('--items <count>', 'mock DeployItems per side', positiveInt, 1_000)
+    .option(
+      '--warmup <count>',
+      "unmeasured mock DeployItems through each side first (the landscape's replicas started, every process's code compiled: a landscape that has been running); 0: measured from zero",
+      nonNegativeInt,
+      500,
+    )
     .option('--concurrency <count>', 'items in flight (creates, and each in-process step)', positiveInt, 16)
     .option('--check-repeats <count>', 'responsibility checks per sized item (median time)', positiveInt, 20)
     .option('--no-landscape', 'skip the end-to-end side (no landscape process)')
@@ -112,14 +123,18 @@ async function inProcessSide(
   withSizes: boolean,
 ): Promise<{ inProcess: InProcessResult; sizes: SizeResult[] }> {
   let t0 = performance.now();
-  const h: Harness = await startHarness([ITEMS_NS, SIZES_NS]);
+  const h: Harness = await startHarness([ITEMS_NS, SIZES_NS, WARMUP_NS]);
   try {
     const inProcess = await runInProcess(h, {
       namespace: ITEMS_NS,
       items: o.items,
       concurrency: o.concurrency,
+      warmup: { namespace: WARMUP_NS, items: o.warmup },
     });
-    console.log(`in-process: ${o.items.toLocaleString('en')} items in ${secondsSince(t0)}`);
+    console.log(
+      `in-process: ${warmedUp(inProcess.warmupMs, o.warmup)}${o.items.toLocaleString('en')} items in ${seconds(inProcess.ms)} ` +
+        `(${secondsSince(t0)} in all)`,
+    );
     if (!withSizes) return { inProcess, sizes: [] };
     t0 = performance.now();
     const sizes = await runResponsibility(h, { namespace: SIZES_NS, repeats: o.checkRepeats });
@@ -128,6 +143,12 @@ async function inProcessSide(
   } finally {
     await h.close();
   }
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+function warmedUp(ms: number | undefined, items: number): string {
+  return ms === undefined ? '' : `warm-up ${items.toLocaleString('en')} items in ${seconds(ms)}, then `;
 }
 
 function settled(e: EndToEndResult): string {
@@ -143,6 +164,7 @@ async function landscapeSide(o: DeployersOptions): Promise<EndToEndResult> {
   const e2e = await runEndToEnd({
     namespace: ITEMS_NS,
     items: o.items,
+    warmup: { namespace: WARMUP_NS, items: o.warmup },
     concurrency: o.concurrency,
     readyTimeoutMs: o.readyTimeoutS * 1000,
     timeoutMs: o.timeoutS * 1000,
@@ -150,7 +172,8 @@ async function landscapeSide(o: DeployersOptions): Promise<EndToEndResult> {
     apiserver: o.apiserver,
   });
   console.log(
-    `landscape: ready in ${(e2e.startupMs / 1000).toFixed(1)} s, ${o.items.toLocaleString('en')} items in ` +
+    `landscape: ready in ${(e2e.startupMs / 1000).toFixed(1)} s, ${warmedUp(e2e.warmupMs, o.warmup)}` +
+      `${o.items.toLocaleString('en')} items in ` +
       `${(e2e.ms / 1000).toFixed(1)} s, ` +
       settled(e2e) +
       `stopped in ${(e2e.stopMs / 1000).toFixed(1)} s; ${secondsSince(t0)} in all`,
@@ -185,7 +208,7 @@ async function sideInChild(
   try {
     const args = [
       ...['--import', 'tsx', BENCH_INDEX, 'deployers', '--only', side, '--result-to', file],
-      ...['--items', String(o.items), '--concurrency', String(o.concurrency)],
+      ...['--items', String(o.items), '--warmup', String(o.warmup), '--concurrency', String(o.concurrency)],
       ...['--check-repeats', String(o.checkRepeats), ...(withSizes ? ['--with-sizes'] : [])],
       ...['--ready-timeout-s', String(o.readyTimeoutS), '--timeout-s', String(o.timeoutS)],
       ...['--apiserver', o.apiserver, ...(o.embeddedSchedules ? ['--embedded-schedules'] : [])],
@@ -246,6 +269,7 @@ function notes(m: Measured, o: DeployersOptions): string[] {
     'Error answers are expected ones (e.g. 409 AlreadyExists for the default Context, 404 for a missing lock).',
   ];
   if (m.e2e) lines.push(...landscapeNotes(m.e2e, o));
+  lines.push(...warmupNotes(o.warmup));
   if (m.rounds.length > 1)
     lines.push(
       `Rounds: ${m.rounds.length}, each the in-process side (a fresh API server and redis-server) and then the landscape`,
@@ -281,8 +305,8 @@ function landscapeNotes(e: EndToEndResult, o: DeployersOptions): string[] {
         ];
   return [
     ...where,
-    `Fresh state dir, periodic resync off, functions scaled from zero (cold starts included), ${o.concurrency}`,
-    'creates in flight; time = first create → last item finished (jobIDFinished == jobID). PingSources on',
+    `Fresh state dir, periodic resync off, functions scaled from zero, ${o.concurrency} creates in flight; time =`,
+    'first create → last item finished (jobIDFinished == jobID). PingSources on',
     o.embeddedSchedules
       ? 'their sub-minute embedded schedules (--embedded-schedules: requeue-tick every second, cleanup every 30 s).'
       : 'their own schedules, as npm start and Knative run them (requeue-tick and landscaper-monitoring each minute).',

@@ -49,6 +49,8 @@ export type ApiServerPlace = (typeof API_SERVER_PLACES)[number];
 export interface EndToEndOptions {
   namespace: string;
   items: number;
+  /** Unmeasured items first, in a namespace of their own (none: measured from zero). */
+  warmup?: { namespace: string; items: number };
   concurrency: number;
   readyTimeoutMs: number;
   timeoutMs: number;
@@ -65,6 +67,9 @@ export interface EndToEndResult {
   items: number;
   apiserver: ApiServerPlace;
   startupMs: number;
+  /** The warm-up items and their first create → last finished (their events handled before the measured ones start). */
+  warmupItems?: number;
+  warmupMs?: number;
   create: PoolResult;
   /** First create → last item finished (or the deadline). */
   ms: number;
@@ -190,7 +195,7 @@ interface Env {
   traffic?: TrafficCounter;
 }
 
-type Measured = Omit<EndToEndResult, 'apiserver' | 'startupMs' | 'stopMs'>;
+type Measured = Omit<EndToEndResult, 'apiserver' | 'startupMs' | 'stopMs' | 'warmupMs'>;
 
 /** The counted traffic from `before` until quiet, and how long that took after `end`. */
 async function settle(
@@ -248,8 +253,34 @@ async function measure(env: Env, o: EndToEndOptions): Promise<Measured> {
 interface Started {
   landscape: LandscapeProcess;
   client: KubeClient;
-  tracker: () => Tracker;
+  tracker: (namespace: string) => Tracker;
   traffic?: TrafficCounter;
+}
+
+/**
+ * The warm-up items through the landscape, unmeasured: its replicas started and every process's
+ * code compiled before the measured items, as in a landscape that has been running. Ends when
+ * they are finished and their last events are handled (no DeployItem request for QUIET_MS).
+ */
+async function warmUp(s: Started, o: EndToEndOptions): Promise<number | undefined> {
+  const w = o.warmup;
+  if (!w || w.items === 0) return undefined;
+  await s.client.create(GVK.Namespace, { metadata: { name: w.namespace } });
+  const tracker = s.tracker(w.namespace);
+  const t0 = performance.now();
+  try {
+    await runPool(w.items, o.concurrency, async (i) => {
+      await s.client.create(GVK.DeployItem, mockItem(w.namespace, itemName(i)));
+    });
+    if (!(await waitUntil(() => tracker.finishedAt.size >= w.items, t0 + o.timeoutMs)))
+      throw new Error(`warm-up: ${tracker.finishedAt.size} of ${w.items} items finished in time`);
+  } finally {
+    tracker.stop();
+  }
+  const ms = Math.max(...tracker.finishedAt.values()) - t0;
+  if (s.traffic) await quiet(s.traffic);
+  else await sleep(QUIET_MS);
+  return ms;
 }
 
 /** Starts the landscape, measures, stops it (also on error). */
@@ -258,16 +289,24 @@ async function run(o: EndToEndOptions, start: () => Promise<Started>): Promise<E
   const s = await start();
   const startupMs = performance.now() - t0;
   let result: Measured;
+  let warmupMs: number | undefined;
   try {
     await s.client.create(GVK.Namespace, { metadata: { name: o.namespace } });
-    result = await measure({ ...s, tracker: s.tracker() }, o);
+    warmupMs = await warmUp(s, o);
+    result = await measure({ ...s, tracker: s.tracker(o.namespace) }, o);
   } catch (e) {
     await s.landscape.stop();
     throw new Error(`${(e as Error).message}\nlandscape output:\n${s.landscape.output()}`, { cause: e });
   }
   const t1 = performance.now();
   await s.landscape.stop();
-  return { ...result, apiserver: o.apiserver, startupMs, stopMs: performance.now() - t1 };
+  return {
+    ...result,
+    apiserver: o.apiserver,
+    startupMs,
+    ...(warmupMs !== undefined ? { warmupItems: o.warmup?.items, warmupMs } : {}),
+    stopMs: performance.now() - t1,
+  };
 }
 
 /** The items' creator: connections kept alive, as client-go's (and the in-process side's). */
@@ -278,7 +317,7 @@ async function withOwnApiServer(o: EndToEndOptions): Promise<EndToEndResult> {
   return run(o, async () => {
     const landscape = await startLandscapeProcess(o.readyTimeoutMs, () => Promise.resolve(landscapeArgs(o)));
     const client = clientFor(readFileSync(join(landscape.stateDir, 'kubeconfig'), 'utf8'));
-    return { landscape, client, tracker: () => new PollTracker(client, o.namespace) };
+    return { landscape, client, tracker: (ns) => new PollTracker(client, ns) };
   });
 }
 
@@ -299,7 +338,7 @@ async function withCountedApiServer(o: EndToEndOptions): Promise<EndToEndResult>
     return await run(o, async () => ({
       landscape: await startLandscapeProcess(o.readyTimeoutMs, withKubeconfig),
       client: clientFor(yaml),
-      tracker: () => new FeedTracker(api, o.namespace),
+      tracker: (ns) => new FeedTracker(api, ns),
       traffic: api.cluster().traffic!,
     }));
   } finally {

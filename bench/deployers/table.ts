@@ -33,33 +33,10 @@ export function medianRound(ratios: readonly number[]): number {
   return order[Math.floor((order.length - 1) / 2)]?.i ?? 0;
 }
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const v = [...values].sort((a, b) => a - b);
   const mid = Math.floor(v.length / 2);
   return v.length % 2 === 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
-
-/** Each round's items/s side by side, and the medians the goals take. */
-export function roundsTable(
-  rounds: readonly { inProcess: InProcessResult; e2e?: EndToEndResult }[],
-  shown: number,
-): string {
-  const rates = rounds.map(roundRates);
-  const rows = rates.map((r, k) => [
-    `${k + 1}${k === shown ? ' (shown)' : ''}`,
-    fmt(r.base, 1),
-    r.rate === undefined ? '—' : fmt(r.rate, 1),
-    r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`,
-  ]);
-  const landscape = rates.flatMap((r) => (r.rate === undefined ? [] : [r.rate]));
-  const ratios = rates.flatMap((r) => (r.ratio === undefined ? [] : [r.ratio]));
-  rows.push([
-    'median',
-    fmt(median(rates.map((r) => r.base)), 1),
-    landscape.length ? fmt(median(landscape), 1) : '—',
-    ratios.length ? `${median(ratios).toFixed(2)}×` : '—',
-  ]);
-  return markdown(['round', 'in-process items/s', 'landscape items/s', 'landscape ÷ in-process'], rows);
 }
 
 export function throughputTable(inProcess: InProcessResult, e2e: EndToEndResult | undefined): string {

@@ -1,4 +1,5 @@
-import { goalTable, medianRound, roundRates, roundsTable } from '../../../bench/deployers/table.js';
+import { goalTable, medianRound, roundRates } from '../../../bench/deployers/table.js';
+import { roundsTable, warmupRates } from '../../../bench/deployers/rounds.js';
 import type { EndToEndResult } from '../../../bench/deployers/e2e.js';
 import type { InProcessResult } from '../../../bench/deployers/inprocess.js';
 
@@ -53,5 +54,29 @@ describe('deployers bench rounds', () => {
     const table = roundsTable(rounds, shown);
     expect(table).toMatch(/\| 3 \(shown\) +\| 150\.0 +\| 135\.0 +\| 0\.90× +\|/);
     expect(table).toMatch(/\| median +\| 150\.0 +\| 120\.0 +\| 0\.90× +\|/);
+  });
+
+  it("shows each side's warm-up from zero beside the measured items when the rounds had one", () => {
+    const warm = <T extends object>(r: T, items: number, ms: number): T => ({
+      ...r,
+      warmupItems: items,
+      warmupMs: ms,
+    });
+    const rounds = [
+      { inProcess: warm(inProcess(1000, 5000), 500, 4000), e2e: warm(e2e(1000, 5000), 500, 5000) }, // warm-up 125 vs 100
+      { inProcess: warm(inProcess(1000, 4000), 500, 2500), e2e: warm(e2e(1000, 5000), 500, 5000) }, // 200 vs 100
+      { inProcess: warm(inProcess(1000, 5000), 500, 2000), e2e: warm(e2e(1000, 4000), 500, 2500) }, // 250 vs 200
+    ];
+    expect(warmupRates(rounds[0])).toEqual({ base: 125, rate: 100, ratio: 0.8 });
+    expect(warmupRates({ inProcess: inProcess(1000, 5000) })).toEqual({});
+    const table = roundsTable(rounds, 0);
+    expect(table).toMatch(/warm-up from zero: in-process items\/s/);
+    expect(table).toMatch(/\| 2 +\| 250\.0 +\| 200\.0 +\| 0\.80× +\| 200\.0 +\| 100\.0 +\| 0\.50× +\|/);
+    // medians of each column: 200, 100, 0.80× for the warm-ups
+    expect(table).toMatch(/\| median +\| 200\.0 +\| 200\.0 +\| 1\.00× +\| 200\.0 +\| 100\.0 +\| 0\.80× +\|/);
+    // without warm-ups the columns are not there
+    expect(roundsTable([{ inProcess: inProcess(1000, 5000), e2e: e2e(1000, 5000) }], 0)).not.toMatch(
+      /warm-up/,
+    );
   });
 });
