@@ -305,7 +305,7 @@ function landscapeNotes(e: EndToEndResult, o: DeployersOptions): string[] {
         ];
   return [
     ...where,
-    `Fresh state dir, periodic resync off, functions scaled from zero, ${o.concurrency} creates in flight; time =`,
+    `Fresh state dir, periodic resync off, functions scaled from zero at the start, ${o.concurrency} creates in flight; time =`,
     'first create → last item finished (jobIDFinished == jobID). PingSources on',
     o.embeddedSchedules
       ? 'their sub-minute embedded schedules (--embedded-schedules: requeue-tick every second, cleanup every 30 s).'
