@@ -40,7 +40,8 @@ export function parseCommand<O extends OptionValues>(cmd: Command, argv: string[
   return cmd.opts<O>();
 }
 
-export const secondsSince = (t0: number): string => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+export const secondsSince = (t0: number): string => seconds(performance.now() - t0);
 
 /** `node v20…, 8 CPUs (model)`. */
 export function hostLine(): string {

@@ -4,11 +4,12 @@
  * the full landscape (source → broker → functions as processes), as items/s and their ratio; API
  * requests and bytes per reconcile, counted at the embedded API server, per step and by verb; and
  * the bytes the responsibility check reads for a 1 MB versus a 1 KB item it is not responsible for
- * (target: equal). Each side first takes `--warmup` items of its own, unmeasured (a landscape that has
- * been running: replicas started, code compiled; the report shows those items from zero too). The two sides run in rounds (default 3), alternating, so that a drift in the
- * machine's speed touches both alike: the goals take the median items/s through the landscape and
- * the median of the rounds' ratios; the detailed tables are those of the median round. Fails (exit 1) only when an item did not end Succeeded or a step answered
- * something unexpected, never because of speed. Every child process is killed at the end.
+ * (target: equal). Each side first takes `--warmup` items of its own, unmeasured (a landscape that
+ * has been running: replicas started, code compiled; the report shows those items from zero too).
+ * The two sides run in rounds (default 3), alternating, so that a drift in the machine's speed
+ * touches both alike: the goals take the median items/s through the landscape and the median of
+ * the rounds' ratios; the detailed tables are those of the median round. Fails (exit 1) only when
+ * an item did not end Succeeded or a step answered something unexpected, never because of speed. Every child process is killed at the end.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -16,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
-import { nonNegativeInt, parseCommand, positiveInt, runBenchmark, secondsSince } from './common.js';
+import { nonNegativeInt, parseCommand, positiveInt, runBenchmark, seconds, secondsSince } from './common.js';
 import { API_SERVER_PLACES, runEndToEnd, type ApiServerPlace, type EndToEndResult } from './deployers/e2e.js';
 import { startHarness, type Harness } from './deployers/harness.js';
 import { runInProcess, type InProcessResult } from './deployers/inprocess.js';
@@ -144,8 +145,6 @@ async function inProcessSide(
     await h.close();
   }
 }
-
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 function warmedUp(ms: number | undefined, items: number): string {
   return ms === undefined ? '' : `warm-up ${items.toLocaleString('en')} items in ${seconds(ms)}, then `;

@@ -195,7 +195,7 @@ interface Env {
   traffic?: TrafficCounter;
 }
 
-type Measured = Omit<EndToEndResult, 'apiserver' | 'startupMs' | 'stopMs' | 'warmupMs'>;
+type Measured = Omit<EndToEndResult, 'apiserver' | 'startupMs' | 'stopMs' | 'warmupItems' | 'warmupMs'>;
 
 /** The counted traffic from `before` until quiet, and how long that took after `end`. */
 async function settle(

@@ -2,9 +2,7 @@
 import { fmt, markdown } from '../common.js';
 import type { EndToEndResult } from './e2e.js';
 import type { InProcessResult } from './inprocess.js';
-import { median, roundRates } from './table.js';
-
-const perSecond = (n: number, ms: number): number => (n * 1000) / ms;
+import { median, perSecond, roundRates } from './table.js';
 
 /** Each side's warm-up items/s (from zero: the landscape's cold starts and every process's first compiles). */
 export function warmupRates(r: { inProcess: InProcessResult; e2e?: EndToEndResult }): {

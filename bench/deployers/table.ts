@@ -6,7 +6,7 @@ import { RECONCILE_STEPS, type InProcessResult, type StepResult } from './inproc
 import type { SizeResult } from './responsibility.js';
 
 const seconds = (ms: number): string => fmt(ms / 1000, 1);
-const perSecond = (n: number, ms: number): number => (n * 1000) / ms;
+export const perSecond = (n: number, ms: number): number => (n * 1000) / ms;
 
 /** First create → DeployItem requests stopped, and the items/s over that. */
 function untilQuiet(e: EndToEndResult): string {
