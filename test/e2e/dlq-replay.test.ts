@@ -151,11 +151,17 @@ spec:
       const phases = await Promise.all(ITEMS.map(phase));
       return phases.every((p) => p === 'Succeeded') ? phases : undefined;
     });
+    // a delivery the broker was still retrying when the file was fixed can fail once more before
+    // the function reads the file again (every 5 s) and be dead-lettered after the replay: such a
+    // letter is replayed too, as an operator would (a letter that a replay does not take away stays)
     await until('no reconcile event left in the DLQ', async () => {
       const left = (await letters()).filter(
         (x) => x.event?.type === RECONCILE && ITEMS.includes(itemOf(x) ?? ''),
       );
-      return left.length === 0 ? true : undefined;
+      if (left.length === 0) return true;
+      const again = await dlq(['replay', '--all']);
+      expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
+      return undefined;
     });
   },
   // creation, 5 retries with exponential backoff (about 16 s) per event, the replay, cold starts
